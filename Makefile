@@ -1,0 +1,30 @@
+# UniCAIM SoC: top-level build.  `make demo` and `make test` are the entry points.
+SHELL  := /bin/bash
+BUILD  := build
+PYTHON := /usr/bin/python3
+
+.PHONY: all deps sim firmware lint test demo bench synth clean help
+all: sim firmware
+
+help:
+	@echo "make demo      build everything and run the console demo in the simulator"
+	@echo "make test      the whole regression (lint, ISA suite, unit benches, firmware)"
+	@echo "make sim       build $(BUILD)/sim/unicaim-sim"
+	@echo "make firmware  build the firmware apps into $(BUILD)/fw"
+	@echo "make bench     benchmarks (BENCH lines into $(BUILD)/bench)"
+	@echo "make synth     Yosys resource counts (ECP5 and Xilinx 7)"
+	@echo "make deps      install missing Debian packages"
+
+include mk/deps.mk
+include mk/regmap.mk
+include mk/rtl.mk
+include mk/sim.mk
+include mk/firmware.mk
+include mk/tests.mk
+include mk/bench.mk
+
+demo: deps sim firmware
+	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/console.elf --script tests/fw/console_demo.txt
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,16 @@
+/* Polled UART driver (the console and stdio use it). */
+#ifndef HAL_UART_H
+#define HAL_UART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+void uart_set_baud(uint32_t baud);
+void uart_putc(char c);
+int uart_getc(void);      /* blocks */
+int uart_try_getc(void);  /* -1 when nothing has arrived */
+void uart_flush(void);    /* waits until the last bit has left */
+/* Receive errors since the last call (overrun, framing), cleared by reading. */
+uint32_t uart_take_errors(void);
+
+#endif

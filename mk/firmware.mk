@@ -1,0 +1,36 @@
+# Firmware: every directory under firmware/apps/ is one program,
+# build/fw/<app>.elf, linked with the start-up code, HAL and libraries.
+FW_BUILD   := $(BUILD)/fw
+RV_PREFIX  := riscv64-unknown-elf-
+RV_CC      := $(RV_PREFIX)gcc
+RV_OBJDUMP := $(RV_PREFIX)objdump
+# Compile for rv32im_zicsr; link as rv32im, the picolibc multilib it matches.
+FW_ARCH    := -march=rv32im_zicsr -mabi=ilp32
+FW_CFLAGS  := $(FW_ARCH) --specs=picolibc.specs -std=c11 -O2 -g -Wall -Wextra -Werror \
+              -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/lib
+FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles \
+              -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
+FW_APPS    := $(notdir $(wildcard firmware/apps/*))
+FW_COMMON  := $(wildcard firmware/crt/*.S firmware/hal/*.c firmware/lib/*.c)
+FW_ELFS    := $(FW_APPS:%=$(FW_BUILD)/%.elf)
+
+fw_obj = $(patsubst %,$(FW_BUILD)/obj/%.o,$(basename $(1)))
+
+firmware: $(FW_ELFS)
+
+$(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FW_BUILD)/obj/%.o: %.S $(GEN)/soc_regs.h | deps
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+define FW_APP_RULE
+$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard firmware/apps/$(1)/*.c)) linker/ram.ld
+	$(RV_CC) $(FW_LDFLAGS) $$(filter %.o,$$^) -o $$@
+	$(RV_OBJDUMP) -d $$@ > $$(@:.elf=.lst)
+endef
+$(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app))))
+
+-include $(shell find $(FW_BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,354 @@
+// RV32IM + Zicsr + Zicntr machine-mode core, four stages:
+//   IF  drives the fetch address (the memory returns the word a cycle later);
+//   ID  decodes the returned word and reads the register file;
+//   EX  executes, resolves branches, issues loads/stores, accesses CSRs and
+//       takes every trap except bus faults;
+//   WB  receives load data (forwarded straight back to EX), writes the register
+//       file and takes load/store access faults, which squash the younger
+//       instruction in EX before it has any effect.
+// Taken branches and jumps cost one bubble; loads and multiplies need no stall;
+// divisions stall EX for 33 cycles.
+module cpu_core
+  import cpu_pkg::*;
+#(
+  parameter logic [31:0] HartId = 32'd0
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [31:0] boot_addr_i,
+
+  // Instruction bus: a read every cycle, answered the next cycle.
+  output logic [31:0] ibus_addr_o,
+  input  logic [31:0] ibus_rdata_i,
+  input  logic        ibus_err_i,
+
+  // Data bus: a request is answered the next cycle (stores too, for faults).
+  output logic        dbus_req_o,
+  output logic        dbus_we_o,
+  output logic [3:0]  dbus_be_o,
+  output logic [31:0] dbus_addr_o,
+  output logic [31:0] dbus_wdata_o,
+  input  logic [31:0] dbus_rdata_i,
+  input  logic        dbus_err_i,
+
+  input  logic        timer_irq_i,
+  input  logic        ext_irq_i,
+  input  logic [63:0] time_i
+);
+
+  // ---------------------------------------------------------------- IF / ID
+  logic        started_q;
+  logic        id_valid_q;
+  logic [31:0] id_pc_q, fetch_addr;
+  decoded_t    id_dec;
+  logic [31:0] id_rs1_value, id_rs2_value;
+
+  // ---------------------------------------------------------------- EX
+  logic        ex_valid_q, ex_ifault_q;
+  logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
+  decoded_t    ex_dec_q;
+  logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result;
+  logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata;
+  logic        ex_branch_taken, ex_jump, ex_stall;
+  logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
+  logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_mem_access;
+  logic [4:0]  ex_cause;
+  logic [31:0] ex_tval;
+  logic [63:0] mul_product;
+  logic        div_done, div_start;
+  logic [31:0] div_result;
+
+  // ---------------------------------------------------------------- WB
+  logic        wb_valid_q, wb_rf_we_q, wb_load_q, wb_store_q;
+  logic [4:0]  wb_rd_q;
+  logic [2:0]  wb_funct3_q;
+  logic [31:0] wb_result_q, wb_addr_q, wb_pc_q, wb_load_data, wb_result;
+  logic        wb_trap;
+
+  // ---------------------------------------------------------------- traps
+  logic        trap, trap_irq, irq_pending;
+  logic [4:0]  trap_cause, irq_cause;
+  logic [31:0] trap_pc, trap_tval, trap_vector, mepc;
+
+  // ======================================================================
+  // IF: where to fetch next. Re-fetching the word in ID holds it in a stall.
+  always_comb begin
+    if (!started_q)       fetch_addr = boot_addr_i;
+    else if (trap)        fetch_addr = trap_vector;
+    else if (ex_redirect) fetch_addr = ex_target;
+    else if (ex_stall)    fetch_addr = id_pc_q;
+    else                  fetch_addr = id_pc_q + 32'd4;
+  end
+  assign ibus_addr_o = fetch_addr;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      started_q  <= 1'b0;
+      id_valid_q <= 1'b0;
+      id_pc_q    <= '0;
+    end else begin
+      started_q  <= 1'b1;
+      id_valid_q <= 1'b1;
+      id_pc_q    <= fetch_addr;
+    end
+  end
+
+  // ======================================================================
+  // ID
+  cpu_decoder u_decoder (
+    .instr_i (ibus_rdata_i),
+    .dec_o   (id_dec)
+  );
+
+  cpu_regfile u_regfile (
+    .clk_i,
+    .raddr_a_i (id_dec.rs1),
+    .raddr_b_i (id_dec.rs2),
+    .rdata_a_o (id_rs1_value),
+    .rdata_b_o (id_rs2_value),
+    .we_i      (wb_valid_q && wb_rf_we_q && !wb_trap),
+    .waddr_i   (wb_rd_q),
+    .wdata_i   (wb_result)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ex_valid_q  <= 1'b0;
+      ex_ifault_q <= 1'b0;
+      ex_pc_q     <= '0;
+      ex_instr_q  <= '0;
+      ex_rs1_q    <= '0;
+      ex_rs2_q    <= '0;
+      ex_dec_q    <= '0;
+    end else if (trap || ex_redirect) begin
+      ex_valid_q  <= 1'b0;
+    end else if (!ex_stall) begin
+      ex_valid_q  <= id_valid_q;
+      ex_ifault_q <= ibus_err_i;
+      ex_pc_q     <= id_pc_q;
+      ex_instr_q  <= ibus_rdata_i;
+      ex_rs1_q    <= id_rs1_value;
+      ex_rs2_q    <= id_rs2_value;
+      ex_dec_q    <= id_dec;
+    end
+  end
+
+  // ======================================================================
+  // EX
+  always_comb begin
+    ex_rs1 = ex_rs1_q;
+    ex_rs2 = ex_rs2_q;
+    if (wb_valid_q && wb_rf_we_q && wb_rd_q != 5'd0) begin
+      if (wb_rd_q == ex_dec_q.rs1) ex_rs1 = wb_result;
+      if (wb_rd_q == ex_dec_q.rs2) ex_rs2 = wb_result;
+    end
+  end
+
+  always_comb begin
+    unique case (ex_dec_q.op_a_sel)
+      OPA_PC:   ex_op_a = ex_pc_q;
+      OPA_ZERO: ex_op_a = '0;
+      default:  ex_op_a = ex_rs1;
+    endcase
+  end
+  assign ex_op_b = ex_dec_q.op_b_imm ? ex_dec_q.imm : ex_rs2;
+
+  cpu_alu u_alu (
+    .op_i     (ex_dec_q.alu_op),
+    .a_i      (ex_op_a),
+    .b_i      (ex_op_b),
+    .result_o (ex_alu_result)
+  );
+
+  // Branches and jumps.
+  always_comb begin
+    unique case (ex_dec_q.funct3)
+      3'b000:  ex_branch_taken = (ex_rs1 == ex_rs2);
+      3'b001:  ex_branch_taken = (ex_rs1 != ex_rs2);
+      3'b100:  ex_branch_taken = ($signed(ex_rs1) <  $signed(ex_rs2));
+      3'b101:  ex_branch_taken = ($signed(ex_rs1) >= $signed(ex_rs2));
+      3'b110:  ex_branch_taken = (ex_rs1 <  ex_rs2);
+      default: ex_branch_taken = (ex_rs1 >= ex_rs2);
+    endcase
+  end
+  assign ex_jump   = ex_dec_q.jal || ex_dec_q.jalr || (ex_dec_q.branch && ex_branch_taken);
+  assign ex_pc4    = ex_pc_q + 32'd4;
+  always_comb begin
+    if (ex_dec_q.mret)         ex_target = mepc;
+    else if (ex_dec_q.fence_i) ex_target = ex_pc4;
+    else if (ex_dec_q.jalr)    ex_target = (ex_rs1 + ex_dec_q.imm) & ~32'd1;
+    else                       ex_target = ex_pc_q + ex_dec_q.imm;
+  end
+  assign ex_misaligned_target = ex_jump && ex_target[1];
+
+  // Multiply: one 33 x 33 signed product serves all four variants.
+  logic signed [32:0] mul_a, mul_b;
+  logic signed [63:0] mul_full;
+  assign mul_a       = {ex_dec_q.funct3[1:0] != 2'b11 && ex_rs1[31], ex_rs1};
+  assign mul_b       = {ex_dec_q.funct3[1:0] == 2'b01 && ex_rs2[31], ex_rs2};
+  assign mul_full    = mul_a * mul_b;
+  assign mul_product = mul_full;
+
+  assign div_start = ex_valid_q && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
+  cpu_divider u_divider (
+    .clk_i,
+    .rst_ni,
+    .start_i  (div_start),
+    .abort_i  (ex_trap || wb_trap),
+    .op_i     (ex_dec_q.funct3[1:0]),
+    .a_i      (ex_rs1),
+    .b_i      (ex_rs2),
+    .done_o   (div_done),
+    .result_o (div_result)
+  );
+  assign ex_stall = ex_valid_q && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
+
+  // Loads and stores: the address is the ALU sum.
+  always_comb begin
+    unique case (ex_dec_q.funct3[1:0])
+      2'b00:   ex_mem_misaligned = 1'b0;
+      2'b01:   ex_mem_misaligned = ex_alu_result[0];
+      default: ex_mem_misaligned = ex_alu_result[1:0] != 2'b00;
+    endcase
+  end
+
+  cpu_csr #(.HartId(HartId)) u_csr (
+    .clk_i,
+    .rst_ni,
+    .access_i       (ex_valid_q && ex_dec_q.csr_op != CSR_NONE),
+    .addr_i         (ex_instr_q[31:20]),
+    .op_i           (ex_dec_q.csr_op),
+    .write_i        (ex_dec_q.csr_write),
+    .wdata_i        (ex_dec_q.funct3[2] ? ex_dec_q.imm : ex_rs1),
+    .rdata_o        (ex_csr_rdata),
+    .illegal_o      (ex_csr_illegal),
+    .trap_i         (trap),
+    .trap_irq_i     (trap_irq),
+    .trap_cause_i   (trap_cause),
+    .trap_pc_i      (trap_pc),
+    .trap_tval_i    (trap_tval),
+    .mret_i         (ex_valid_q && ex_dec_q.mret && !trap),
+    .trap_vector_o  (trap_vector),
+    .mepc_o         (mepc),
+    .timer_irq_i,
+    .ext_irq_i,
+    .irq_pending_o  (irq_pending),
+    .irq_cause_o    (irq_cause),
+    .instret_i      (ex_retire),
+    .instret_undo_i (wb_trap),
+    .time_i
+  );
+
+  // Synchronous exceptions of the instruction in EX, highest priority first.
+  always_comb begin
+    ex_exception = 1'b1;
+    ex_cause     = EXC_ILLEGAL;
+    ex_tval      = '0;
+    if (ex_ifault_q) begin
+      ex_cause = EXC_INSTR_FAULT;
+      ex_tval  = ex_pc_q;
+    end else if (ex_dec_q.illegal || ex_csr_illegal) begin
+      ex_cause = EXC_ILLEGAL;
+      ex_tval  = ex_instr_q;
+    end else if (ex_dec_q.ecall) begin
+      ex_cause = EXC_ECALL_M;
+    end else if (ex_dec_q.ebreak) begin
+      ex_cause = EXC_BREAKPOINT;
+      ex_tval  = ex_pc_q;
+    end else if (ex_misaligned_target) begin
+      ex_cause = EXC_INSTR_MISALIGNED;
+      ex_tval  = ex_target;
+    end else if ((ex_dec_q.load || ex_dec_q.store) && ex_mem_misaligned) begin
+      ex_cause = ex_dec_q.store ? EXC_STORE_MISALIGNED : EXC_LOAD_MISALIGNED;
+      ex_tval  = ex_alu_result;
+    end else begin
+      ex_exception = 1'b0;
+    end
+  end
+
+  // Interrupts are taken on the instruction in EX, before it has any effect.
+  assign ex_irq_take = ex_valid_q && irq_pending && !wb_trap;
+  assign ex_trap     = ex_valid_q && !wb_trap && (ex_irq_take || ex_exception);
+  assign ex_redirect = ex_valid_q && !trap &&
+                       (ex_jump || ex_dec_q.mret || ex_dec_q.fence_i);
+  assign ex_retire   = ex_valid_q && !trap && !ex_stall;
+
+  assign ex_mem_access = ex_valid_q && !trap && (ex_dec_q.load || ex_dec_q.store);
+  assign dbus_req_o    = ex_mem_access;
+  assign dbus_we_o     = ex_dec_q.store;
+  assign dbus_addr_o   = ex_alu_result;
+  always_comb begin
+    unique case (ex_dec_q.funct3[1:0])
+      2'b00:   begin dbus_be_o = 4'b0001 << ex_alu_result[1:0]; dbus_wdata_o = {4{ex_rs2[7:0]}};  end
+      2'b01:   begin dbus_be_o = 4'b0011 << ex_alu_result[1:0]; dbus_wdata_o = {2{ex_rs2[15:0]}}; end
+      default: begin dbus_be_o = 4'b1111;                       dbus_wdata_o = ex_rs2;            end
+    endcase
+  end
+
+  always_comb begin
+    unique case (ex_dec_q.result_sel)
+      RES_PC4: ex_result = ex_pc4;
+      RES_MUL: ex_result = (ex_dec_q.funct3[1:0] == 2'b00) ? mul_product[31:0] : mul_product[63:32];
+      RES_DIV: ex_result = div_result;
+      RES_CSR: ex_result = ex_csr_rdata;
+      default: ex_result = ex_alu_result;
+    endcase
+  end
+
+  // ======================================================================
+  // WB
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wb_valid_q  <= 1'b0;
+      wb_rf_we_q  <= 1'b0;
+      wb_load_q   <= 1'b0;
+      wb_store_q  <= 1'b0;
+      wb_rd_q     <= '0;
+      wb_funct3_q <= '0;
+      wb_result_q <= '0;
+      wb_addr_q   <= '0;
+      wb_pc_q     <= '0;
+    end else begin
+      wb_valid_q  <= ex_retire;
+      wb_rf_we_q  <= ex_dec_q.rf_we;
+      wb_load_q   <= ex_dec_q.load;
+      wb_store_q  <= ex_dec_q.store;
+      wb_rd_q     <= ex_dec_q.rd;
+      wb_funct3_q <= ex_dec_q.funct3;
+      wb_result_q <= ex_result;
+      wb_addr_q   <= ex_alu_result;
+      wb_pc_q     <= ex_pc_q;
+    end
+  end
+
+  always_comb begin
+    logic [31:0] shifted;
+    shifted = dbus_rdata_i >> {wb_addr_q[1:0], 3'b000};
+    unique case (wb_funct3_q)
+      3'b000:  wb_load_data = {{24{shifted[7]}}, shifted[7:0]};
+      3'b001:  wb_load_data = {{16{shifted[15]}}, shifted[15:0]};
+      3'b100:  wb_load_data = {24'b0, shifted[7:0]};
+      3'b101:  wb_load_data = {16'b0, shifted[15:0]};
+      default: wb_load_data = shifted;
+    endcase
+  end
+  assign wb_result = wb_load_q ? wb_load_data : wb_result_q;
+  assign wb_trap   = wb_valid_q && (wb_load_q || wb_store_q) && dbus_err_i;
+
+  // ======================================================================
+  // Trap selection: the older instruction (WB) wins.
+  assign trap       = wb_trap || ex_trap;
+  assign trap_irq   = !wb_trap && ex_irq_take;
+  always_comb begin
+    if (wb_trap) begin
+      trap_cause = wb_store_q ? EXC_STORE_FAULT : EXC_LOAD_FAULT;
+      trap_pc    = wb_pc_q;
+      trap_tval  = wb_addr_q;
+    end else begin
+      trap_cause = ex_irq_take ? irq_cause : ex_cause;
+      trap_pc    = ex_pc_q;
+      trap_tval  = ex_irq_take ? '0 : ex_tval;
+    end
+  end
+
+endmodule : cpu_core

@@ -1,0 +1,176 @@
+// RV32IM + Zicsr instruction decoder. Anything not in those extensions (or a
+// malformed encoding of them) is flagged illegal.
+module cpu_decoder
+  import cpu_pkg::*;
+(
+  input  logic [31:0] instr_i,
+  output decoded_t    dec_o
+);
+
+  logic [6:0] opcode;
+  logic [2:0] funct3;
+  logic [6:0] funct7;
+  logic [4:0] rd, rs1;
+  logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+
+  assign opcode = instr_i[6:0];
+  assign funct3 = instr_i[14:12];
+  assign funct7 = instr_i[31:25];
+  assign rd     = instr_i[11:7];
+  assign rs1    = instr_i[19:15];
+
+  assign imm_i = {{21{instr_i[31]}}, instr_i[30:20]};
+  assign imm_s = {{21{instr_i[31]}}, instr_i[30:25], instr_i[11:7]};
+  assign imm_b = {{20{instr_i[31]}}, instr_i[7], instr_i[30:25], instr_i[11:8], 1'b0};
+  assign imm_u = {instr_i[31:12], 12'b0};
+  assign imm_j = {{12{instr_i[31]}}, instr_i[19:12], instr_i[20], instr_i[30:21], 1'b0};
+
+  always_comb begin
+    dec_o            = '0;
+    dec_o.alu_op     = ALU_ADD;
+    dec_o.op_a_sel   = OPA_RS1;
+    dec_o.result_sel = RES_ALU;
+    dec_o.csr_op     = CSR_NONE;
+    dec_o.rd         = rd;
+    dec_o.rs1        = rs1;
+    dec_o.rs2        = instr_i[24:20];
+    dec_o.funct3     = funct3;
+
+    unique case (opcode)
+      OPC_LUI: begin
+        dec_o.op_a_sel = OPA_ZERO;
+        dec_o.op_b_imm = 1'b1;
+        dec_o.imm      = imm_u;
+        dec_o.rf_we    = 1'b1;
+      end
+      OPC_AUIPC: begin
+        dec_o.op_a_sel = OPA_PC;
+        dec_o.op_b_imm = 1'b1;
+        dec_o.imm      = imm_u;
+        dec_o.rf_we    = 1'b1;
+      end
+      OPC_JAL: begin
+        dec_o.jal        = 1'b1;
+        dec_o.imm        = imm_j;
+        dec_o.result_sel = RES_PC4;
+        dec_o.rf_we      = 1'b1;
+      end
+      OPC_JALR: begin
+        dec_o.jalr       = 1'b1;
+        dec_o.imm        = imm_i;
+        dec_o.result_sel = RES_PC4;
+        dec_o.rf_we      = 1'b1;
+        dec_o.illegal    = (funct3 != 3'b000);
+      end
+      OPC_BRANCH: begin
+        dec_o.branch  = 1'b1;
+        dec_o.imm     = imm_b;
+        dec_o.illegal = (funct3 == 3'b010) || (funct3 == 3'b011);
+      end
+      OPC_LOAD: begin
+        dec_o.load       = 1'b1;
+        dec_o.op_b_imm   = 1'b1;
+        dec_o.imm        = imm_i;
+        dec_o.result_sel = RES_LOAD;
+        dec_o.rf_we      = 1'b1;
+        dec_o.illegal    = (funct3 == 3'b011) || (funct3 == 3'b110) || (funct3 == 3'b111);
+      end
+      OPC_STORE: begin
+        dec_o.store    = 1'b1;
+        dec_o.op_b_imm = 1'b1;
+        dec_o.imm      = imm_s;
+        dec_o.illegal  = (funct3 > 3'b010);
+      end
+      OPC_OP_IMM: begin
+        dec_o.op_b_imm = 1'b1;
+        dec_o.imm      = imm_i;
+        dec_o.rf_we    = 1'b1;
+        unique case (funct3)
+          3'b000: dec_o.alu_op = ALU_ADD;
+          3'b010: dec_o.alu_op = ALU_SLT;
+          3'b011: dec_o.alu_op = ALU_SLTU;
+          3'b100: dec_o.alu_op = ALU_XOR;
+          3'b110: dec_o.alu_op = ALU_OR;
+          3'b111: dec_o.alu_op = ALU_AND;
+          3'b001: begin
+            dec_o.alu_op  = ALU_SLL;
+            dec_o.illegal = (funct7 != 7'b0000000);
+          end
+          3'b101: begin
+            dec_o.alu_op  = funct7[5] ? ALU_SRA : ALU_SRL;
+            dec_o.illegal = (funct7 != 7'b0000000) && (funct7 != 7'b0100000);
+          end
+          default: ;
+        endcase
+      end
+      OPC_OP: begin
+        dec_o.rf_we = 1'b1;
+        if (funct7 == 7'b0000001) begin
+          dec_o.div        = funct3[2];
+          dec_o.result_sel = funct3[2] ? RES_DIV : RES_MUL;
+        end else begin
+          dec_o.illegal = (funct7 != 7'b0000000) &&
+                          !(funct7 == 7'b0100000 && (funct3 == 3'b000 || funct3 == 3'b101));
+          unique case (funct3)
+            3'b000: dec_o.alu_op = funct7[5] ? ALU_SUB : ALU_ADD;
+            3'b001: dec_o.alu_op = ALU_SLL;
+            3'b010: dec_o.alu_op = ALU_SLT;
+            3'b011: dec_o.alu_op = ALU_SLTU;
+            3'b100: dec_o.alu_op = ALU_XOR;
+            3'b101: dec_o.alu_op = funct7[5] ? ALU_SRA : ALU_SRL;
+            3'b110: dec_o.alu_op = ALU_OR;
+            3'b111: dec_o.alu_op = ALU_AND;
+            default: ;
+          endcase
+        end
+      end
+      OPC_MISC_MEM: begin
+        // FENCE orders nothing here (one in-order hart, no caches); FENCE.I
+        // refetches everything after it.
+        dec_o.fence_i = (funct3 == 3'b001);
+        dec_o.illegal = (funct3 != 3'b000) && (funct3 != 3'b001);
+      end
+      OPC_SYSTEM: begin
+        if (funct3 == 3'b000) begin
+          if (rd != 5'd0 || rs1 != 5'd0) begin
+            dec_o.illegal = 1'b1;
+          end else begin
+            unique case (instr_i[31:20])
+              12'h000: dec_o.ecall  = 1'b1;
+              12'h001: dec_o.ebreak = 1'b1;
+              12'h302: dec_o.mret   = 1'b1;
+              12'h105: ;  // WFI: a legal no-op; the loop around it waits.
+              default: dec_o.illegal = 1'b1;
+            endcase
+          end
+        end else if (funct3 == 3'b100) begin
+          dec_o.illegal = 1'b1;
+        end else begin
+          dec_o.result_sel = RES_CSR;
+          dec_o.rf_we      = 1'b1;
+          dec_o.imm        = {27'b0, rs1};  // uimm of csrr*i
+          unique case (funct3[1:0])
+            2'b01:   dec_o.csr_op = CSR_WRITE;
+            2'b10:   dec_o.csr_op = CSR_SET;
+            default: dec_o.csr_op = CSR_CLEAR;
+          endcase
+          dec_o.csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
+        end
+      end
+      default: dec_o.illegal = 1'b1;
+    endcase
+
+    if (instr_i[1:0] != 2'b11) dec_o.illegal = 1'b1;
+    if (dec_o.illegal) begin
+      dec_o.rf_we  = 1'b0;
+      dec_o.load   = 1'b0;
+      dec_o.store  = 1'b0;
+      dec_o.branch = 1'b0;
+      dec_o.jal    = 1'b0;
+      dec_o.jalr   = 1'b0;
+      dec_o.div    = 1'b0;
+      dec_o.csr_op = CSR_NONE;
+    end
+  end
+
+endmodule : cpu_decoder

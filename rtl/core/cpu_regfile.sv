@@ -1,0 +1,29 @@
+// 31 x 32-bit register file, two asynchronous read ports and one write port.
+// A read of the register being written in the same cycle sees the new value.
+module cpu_regfile (
+  input  logic        clk_i,
+  input  logic [4:0]  raddr_a_i,
+  input  logic [4:0]  raddr_b_i,
+  output logic [31:0] rdata_a_o,
+  output logic [31:0] rdata_b_o,
+  input  logic        we_i,
+  input  logic [4:0]  waddr_i,
+  input  logic [31:0] wdata_i
+);
+
+  logic [31:0] regs_q [1:31];
+
+  always_ff @(posedge clk_i) begin
+    if (we_i && waddr_i != 5'd0) regs_q[waddr_i] <= wdata_i;
+  end
+
+  function automatic logic [31:0] read_port(logic [4:0] addr);
+    if (addr == 5'd0)                  return '0;
+    if (we_i && waddr_i == addr)       return wdata_i;
+    return regs_q[addr];
+  endfunction
+
+  assign rdata_a_o = read_port(raddr_a_i);
+  assign rdata_b_o = read_port(raddr_b_i);
+
+endmodule : cpu_regfile

@@ -1,0 +1,96 @@
+// System information, simulation control and the external-interrupt
+// combiner. Also watches data writes for the riscv-tests "tohost" word.
+module sysctl
+  import soc_bus_pkg::*;
+  import soc_regs_pkg::*;
+#(
+  parameter int unsigned ClkHz    = 50_000_000,
+  parameter int unsigned Baud     = 115_200,
+  parameter int unsigned RamBytes = 65536,
+  parameter int unsigned RomBytes = 16384,
+  parameter logic [31:0] Features = 32'h0
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  bus_req_t    req_i,
+  output bus_rsp_t    rsp_o,
+
+  // Every data-bus request, for the tohost watch (0 disables it).
+  input  bus_req_t    snoop_i,
+  input  logic [31:0] tohost_addr_i,
+
+  input  logic [1:0]  irq_sources_i,  // {gpio, uart}
+  output logic        ext_irq_o,
+
+  output logic        exit_valid_o,
+  output logic [31:0] exit_code_o
+);
+
+  localparam int unsigned NumIrq = 3;
+
+  logic [NumIrq-1:0] irq_enable_q, irq_pending;
+  logic              soft_irq_q;
+  logic [31:0]       scratch_q;
+  logic              wr;
+
+  assign wr          = req_i.req && req_i.we;
+  assign irq_pending = {soft_irq_q, irq_sources_i};
+  assign ext_irq_o   = |(irq_pending & irq_enable_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      irq_enable_q <= '0;
+      soft_irq_q   <= 1'b0;
+      scratch_q    <= '0;
+      exit_valid_o <= 1'b0;
+      exit_code_o  <= '0;
+      rsp_o        <= '0;
+    end else begin
+      // riscv-tests "p" protocol: (case << 1) | 1, where case 0 means pass.
+      if (snoop_i.req && snoop_i.we && tohost_addr_i != '0 &&
+          snoop_i.addr == tohost_addr_i && snoop_i.wdata[0]) begin
+        exit_valid_o <= 1'b1;
+        exit_code_o  <= snoop_i.wdata >> 1;
+      end
+
+      rsp_o <= '0;
+      if (req_i.req) begin
+        unique case (req_i.addr[11:0])
+          SYSCTL_CLK_HZ_OFFSET:      rsp_o.rdata <= ClkHz;
+          SYSCTL_RAM_SIZE_OFFSET:    rsp_o.rdata <= RamBytes;
+          SYSCTL_ROM_SIZE_OFFSET:    rsp_o.rdata <= RomBytes;
+          SYSCTL_FEATURES_OFFSET:    rsp_o.rdata <= Features;
+          SYSCTL_BAUD_OFFSET:        rsp_o.rdata <= Baud;
+          SYSCTL_EXIT_OFFSET: begin
+            rsp_o.err <= !req_i.we;
+            if (wr) begin
+              exit_valid_o <= 1'b1;
+              exit_code_o  <= req_i.wdata;
+            end
+          end
+          SYSCTL_IRQ_PENDING_OFFSET: rsp_o.rdata <= 32'(irq_pending);
+          SYSCTL_IRQ_ENABLE_OFFSET: begin
+            rsp_o.rdata <= 32'(irq_enable_q);
+            if (wr) irq_enable_q <= req_i.wdata[NumIrq-1:0];
+          end
+          SYSCTL_SOFT_IRQ_OFFSET: begin
+            rsp_o.rdata <= {31'b0, soft_irq_q};
+            if (wr) soft_irq_q <= req_i.wdata[0];
+          end
+          SYSCTL_SCRATCH_OFFSET: begin
+            rsp_o.rdata <= scratch_q;
+            if (wr) scratch_q <= req_i.wdata;
+          end
+          default: rsp_o.err <= 1'b1;
+        endcase
+        // Read-only registers refuse writes.
+        if (wr && req_i.addr[11:0] inside {SYSCTL_CLK_HZ_OFFSET, SYSCTL_RAM_SIZE_OFFSET,
+            SYSCTL_ROM_SIZE_OFFSET, SYSCTL_FEATURES_OFFSET, SYSCTL_BAUD_OFFSET,
+            SYSCTL_IRQ_PENDING_OFFSET}) begin
+          rsp_o.err <= 1'b1;
+        end
+      end
+    end
+  end
+
+endmodule : sysctl

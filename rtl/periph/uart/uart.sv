@@ -1,0 +1,134 @@
+// UART with RX/TX FIFOs, a programmable divisor and a level interrupt.
+// Registers: see the UART block in rtl/soc/regmap.toml.
+module uart
+  import soc_bus_pkg::*;
+  import soc_regs_pkg::*;
+#(
+  parameter int unsigned FifoDepth      = 32,
+  parameter logic [15:0] DivisorDefault = 16'd434
+) (
+  input  logic     clk_i,
+  input  logic     rst_ni,
+  input  bus_req_t req_i,
+  output bus_rsp_t rsp_o,
+  input  logic     rx_i,
+  output logic     tx_o,
+  output logic     irq_o
+);
+
+  localparam int unsigned LevelW = $clog2(FifoDepth) + 1;
+
+  logic [15:0] divisor_q;
+  logic [1:0]  irq_enable_q;
+  logic        overrun_q, frame_error_q;
+
+  logic              tx_push, tx_pop, tx_empty, tx_full, tx_busy;
+  logic [7:0]        tx_data;
+  logic [LevelW-1:0] tx_level;
+  logic              rx_push, rx_pop, rx_empty, rx_full, rx_frame_error;
+  logic [7:0]        rx_byte, rx_data;
+  logic [LevelW-1:0] rx_level;
+
+  logic [11:0] offset;
+  logic        wr, rd;
+  logic [31:0] status;
+
+  assign offset = req_i.addr[11:0];
+  assign wr     = req_i.req && req_i.we;
+  assign rd     = req_i.req && !req_i.we;
+
+  sync_fifo #(.Width(8), .Depth(FifoDepth)) u_tx_fifo (
+    .clk_i, .rst_ni,
+    .push_i  (tx_push),
+    .data_i  (req_i.wdata[7:0]),
+    .pop_i   (tx_pop),
+    .data_o  (tx_data),
+    .empty_o (tx_empty),
+    .full_o  (tx_full),
+    .level_o (tx_level)
+  );
+  assign tx_push = wr && offset == UART_DATA_OFFSET;
+
+  uart_tx u_tx (
+    .clk_i, .rst_ni,
+    .divisor_i (divisor_q),
+    .valid_i   (!tx_empty),
+    .data_i    (tx_data),
+    .ready_o   (tx_pop),
+    .busy_o    (tx_busy),
+    .tx_o
+  );
+
+  uart_rx u_rx (
+    .clk_i, .rst_ni,
+    .divisor_i     (divisor_q),
+    .rx_i,
+    .valid_o       (rx_push),
+    .data_o        (rx_byte),
+    .frame_error_o (rx_frame_error)
+  );
+
+  assign rx_pop = rd && offset == UART_DATA_OFFSET;
+  sync_fifo #(.Width(8), .Depth(FifoDepth)) u_rx_fifo (
+    .clk_i, .rst_ni,
+    .push_i  (rx_push),
+    .data_i  (rx_byte),
+    .pop_i   (rx_pop),
+    .data_o  (rx_data),
+    .empty_o (rx_empty),
+    .full_o  (rx_full),
+    .level_o (rx_level)
+  );
+
+  always_comb begin
+    status = '0;
+    status[UART_STATUS_TX_FULL_LSB]     = tx_full;
+    status[UART_STATUS_TX_IDLE_LSB]     = tx_empty && !tx_busy;
+    status[UART_STATUS_RX_VALID_LSB]    = !rx_empty;
+    status[UART_STATUS_RX_FULL_LSB]     = rx_full;
+    status[UART_STATUS_RX_OVERRUN_LSB]  = overrun_q;
+    status[UART_STATUS_FRAME_ERROR_LSB] = frame_error_q;
+    status[UART_STATUS_RX_LEVEL_LSB +: UART_STATUS_RX_LEVEL_WIDTH] = 8'(rx_level);
+    status[UART_STATUS_TX_LEVEL_LSB +: UART_STATUS_TX_LEVEL_WIDTH] = 8'(tx_level);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      divisor_q     <= DivisorDefault;
+      irq_enable_q  <= '0;
+      overrun_q     <= 1'b0;
+      frame_error_q <= 1'b0;
+      rsp_o         <= '0;
+    end else begin
+      if (rx_push && rx_full) overrun_q     <= 1'b1;
+      if (rx_frame_error)     frame_error_q <= 1'b1;
+
+      rsp_o <= '0;
+      if (req_i.req) begin
+        unique case (offset)
+          UART_DATA_OFFSET: begin
+            rsp_o.rdata <= rx_empty ? (32'd1 << UART_DATA_RX_EMPTY_LSB)
+                                    : (32'(rx_data) << UART_DATA_BYTE_LSB);
+          end
+          UART_STATUS_OFFSET: begin
+            rsp_o.rdata <= status;
+            if (req_i.we && req_i.wdata[UART_STATUS_RX_OVERRUN_LSB])  overrun_q     <= 1'b0;
+            if (req_i.we && req_i.wdata[UART_STATUS_FRAME_ERROR_LSB]) frame_error_q <= 1'b0;
+          end
+          UART_DIVISOR_OFFSET: begin
+            rsp_o.rdata <= {16'b0, divisor_q};
+            if (req_i.we) divisor_q <= (req_i.wdata[15:0] < 16'd4) ? 16'd4 : req_i.wdata[15:0];
+          end
+          UART_IRQ_ENABLE_OFFSET: begin
+            rsp_o.rdata <= {30'b0, irq_enable_q};
+            if (req_i.we) irq_enable_q <= req_i.wdata[1:0];
+          end
+          default: rsp_o.err <= 1'b1;
+        endcase
+      end
+    end
+  end
+
+  assign irq_o = (irq_enable_q[0] && !rx_empty) || (irq_enable_q[1] && tx_empty);
+
+endmodule : uart

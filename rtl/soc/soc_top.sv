@@ -1,0 +1,162 @@
+// The SoC: core, bus decoder, boot ROM, RAM and peripherals.
+// Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
+// the ports directly.
+module soc_top
+  import soc_bus_pkg::*;
+  import soc_regs_pkg::*;
+#(
+  parameter int unsigned ClkHz    = 50_000_000,
+  parameter int unsigned Baud     = 115_200,
+  parameter int unsigned RamBytes = 65536,
+  parameter int unsigned RomBytes = 16384,
+  parameter string       RamInit  = "",
+  parameter string       RomInit  = "",
+  parameter bit          Sim      = 1'b0,
+  parameter int unsigned GpioWidth = 8
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic [31:0]          boot_addr_i,   // ROM_BASE on boards; ELF entry in simulation
+  input  logic [31:0]          tohost_addr_i, // 0 on boards
+  input  logic                 uart_rx_i,
+  output logic                 uart_tx_o,
+  input  logic [GpioWidth-1:0] gpio_i,
+  output logic [GpioWidth-1:0] gpio_o,
+  output logic                 exit_valid_o,
+  output logic [31:0]          exit_code_o
+);
+
+  localparam int unsigned NumPeriph = 4;
+  localparam int unsigned PeriphUart = 0, PeriphTimer = 1, PeriphGpio = 2, PeriphSysctl = 3;
+
+  logic [31:0] ibus_addr, ibus_rdata;
+  logic        ibus_err;
+  bus_req_t    dbus_req;
+  bus_rsp_t    dbus_rsp;
+  logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
+  logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata;
+  bus_req_t    ram_b_req;
+  bus_req_t    periph_req [NumPeriph];
+  bus_rsp_t    periph_rsp [NumPeriph];
+  logic        timer_irq, ext_irq, uart_irq, gpio_irq;
+  logic [63:0] mtime;
+
+  cpu_core u_core (
+    .clk_i,
+    .rst_ni,
+    .boot_addr_i,
+    .ibus_addr_o  (ibus_addr),
+    .ibus_rdata_i (ibus_rdata),
+    .ibus_err_i   (ibus_err),
+    .dbus_req_o   (dbus_req.req),
+    .dbus_we_o    (dbus_req.we),
+    .dbus_be_o    (dbus_req.be),
+    .dbus_addr_o  (dbus_req.addr),
+    .dbus_wdata_o (dbus_req.wdata),
+    .dbus_rdata_i (dbus_rsp.rdata),
+    .dbus_err_i   (dbus_rsp.err),
+    .timer_irq_i  (timer_irq),
+    .ext_irq_i    (ext_irq),
+    .time_i       (mtime)
+  );
+
+  soc_xbar #(
+    .RomBytes  (RomBytes),
+    .RamBytes  (RamBytes),
+    .NumPeriph (NumPeriph)
+  ) u_xbar (
+    .clk_i,
+    .rst_ni,
+    .ibus_addr_i   (ibus_addr),
+    .ibus_rdata_o  (ibus_rdata),
+    .ibus_err_o    (ibus_err),
+    .dbus_req_i    (dbus_req),
+    .dbus_rsp_o    (dbus_rsp),
+    .rom_a_addr_o  (rom_a_addr),
+    .rom_a_rdata_i (rom_a_rdata),
+    .rom_b_addr_o  (rom_b_addr),
+    .rom_b_rdata_i (rom_b_rdata),
+    .ram_a_addr_o  (ram_a_addr),
+    .ram_a_rdata_i (ram_a_rdata),
+    .ram_b_req_o   (ram_b_req),
+    .ram_b_rdata_i (ram_b_rdata),
+    .periph_req_o  (periph_req),
+    .periph_rsp_i  (periph_rsp)
+  );
+
+  localparam int unsigned RomAw = $clog2(RomBytes / 4);
+  localparam int unsigned RamAw = $clog2(RamBytes / 4);
+
+  soc_ram #(.Bytes(RomBytes), .BaseAddr(ROM_BASE), .InitFile(RomInit)) u_rom (
+    .clk_i,
+    .a_addr_i  (rom_a_addr[RomAw+1:2]),
+    .a_rdata_o (rom_a_rdata),
+    .b_req_i   (1'b1),
+    .b_we_i    (1'b0),
+    .b_be_i    (4'b0),
+    .b_addr_i  (rom_b_addr[RomAw+1:2]),
+    .b_wdata_i ('0),
+    .b_rdata_o (rom_b_rdata)
+  );
+
+  soc_ram #(.Bytes(RamBytes), .BaseAddr(RAM_BASE), .InitFile(RamInit)) u_ram (
+    .clk_i,
+    .a_addr_i  (ram_a_addr[RamAw+1:2]),
+    .a_rdata_o (ram_a_rdata),
+    .b_req_i   (ram_b_req.req),
+    .b_we_i    (ram_b_req.we),
+    .b_be_i    (ram_b_req.be),
+    .b_addr_i  (ram_b_req.addr[RamAw+1:2]),
+    .b_wdata_i (ram_b_req.wdata),
+    .b_rdata_o (ram_b_rdata)
+  );
+
+  uart #(.DivisorDefault(16'(ClkHz / Baud))) u_uart (
+    .clk_i,
+    .rst_ni,
+    .req_i (periph_req[PeriphUart]),
+    .rsp_o (periph_rsp[PeriphUart]),
+    .rx_i  (uart_rx_i),
+    .tx_o  (uart_tx_o),
+    .irq_o (uart_irq)
+  );
+
+  timer u_timer (
+    .clk_i,
+    .rst_ni,
+    .req_i   (periph_req[PeriphTimer]),
+    .rsp_o   (periph_rsp[PeriphTimer]),
+    .mtime_o (mtime),
+    .irq_o   (timer_irq)
+  );
+
+  gpio #(.Width(GpioWidth)) u_gpio (
+    .clk_i,
+    .rst_ni,
+    .req_i  (periph_req[PeriphGpio]),
+    .rsp_o  (periph_rsp[PeriphGpio]),
+    .gpio_i,
+    .gpio_o,
+    .irq_o  (gpio_irq)
+  );
+
+  sysctl #(
+    .ClkHz    (ClkHz),
+    .Baud     (Baud),
+    .RamBytes (RamBytes),
+    .RomBytes (RomBytes),
+    .Features ({31'b0, Sim})
+  ) u_sysctl (
+    .clk_i,
+    .rst_ni,
+    .req_i         (periph_req[PeriphSysctl]),
+    .rsp_o         (periph_rsp[PeriphSysctl]),
+    .snoop_i       (dbus_req),
+    .tohost_addr_i,
+    .irq_sources_i ({gpio_irq, uart_irq}),
+    .ext_irq_o     (ext_irq),
+    .exit_valid_o,
+    .exit_code_o
+  );
+
+endmodule : soc_top

@@ -1,0 +1,210 @@
+// unicaim-sim: runs an RV32 ELF on the Verilated SoC.
+//   unicaim-sim --elf FILE [--max-cycles N] [--trace FILE.fst] [--uart-pty]
+// The UART is connected to stdin/stdout, or to a pseudo-terminal whose path
+// is printed so that a host program can talk to the SoC as to a board.
+#include <fcntl.h>
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "Vsoc_top.h"
+#include "Vsoc_top___024root.h"
+#include "elf_image.h"
+#include "uart_model.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#ifndef SIM_RAM_BYTES
+#error "SIM_RAM_BYTES must match the SoC's RamBytes parameter"
+#endif
+
+static ElfImage g_image;
+
+// Called by the memories' initial blocks (SIM_MEM_DPI) for every word.
+extern "C" unsigned int sim_mem_init(unsigned int addr) { return g_image.word(addr); }
+
+namespace {
+
+constexpr uint32_t kRomBase = 0x00000000, kRomBytes = SIM_ROM_BYTES;
+constexpr uint32_t kRamBase = 0x80000000, kRamBytes = SIM_RAM_BYTES;
+constexpr int kExitUsage = 2, kExitTimeout = 124;
+
+[[noreturn]] void fail(const std::string &msg) {
+  std::fprintf(stderr, "unicaim-sim: %s\n", msg.c_str());
+  std::exit(kExitUsage);
+}
+
+void usage(FILE *f) {
+  std::fprintf(f,
+               "usage: unicaim-sim --elf FILE [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
+               "  --elf FILE        RV32 ELF to run (reset PC = entry point)\n"
+               "  --max-cycles N    stop with exit status %d after N cycles (default: no limit)\n"
+               "  --trace FILE.fst  write an FST waveform\n"
+               "  --uart-pty        connect the UART to a new pseudo-terminal (path on stderr)\n",
+               kExitTimeout);
+}
+
+struct Options {
+  std::string elf, trace;
+  uint64_t max_cycles = 0;
+  bool pty = false;
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) fail("option " + a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--elf") {
+      o.elf = value();
+    } else if (a == "--max-cycles") {
+      std::string v = value();
+      char *end = nullptr;
+      o.max_cycles = std::strtoull(v.c_str(), &end, 0);
+      if (v.empty() || *end || v[0] == '-' || o.max_cycles == 0) fail("bad --max-cycles '" + v + "'");
+    } else if (a == "--trace") {
+      o.trace = value();
+    } else if (a == "--uart-pty") {
+      o.pty = true;
+    } else if (a == "--help" || a == "-h") {
+      usage(stdout);
+      std::exit(0);
+    } else if (a.rfind("+verilator", 0) == 0) {
+      // Verilator's own runtime options pass through.
+    } else {
+      fail("unknown option '" + a + "' (try --help)");
+    }
+  }
+  if (o.elf.empty()) fail("no program given (--elf FILE)");
+  return o;
+}
+
+// Host side of the UART: stdin/stdout or a pty master.
+struct HostPort {
+  int in_fd = 0, out_fd = 1;
+  bool in_open = true;
+
+  void open_pty() {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0 || grantpt(fd) || unlockpt(fd)) fail("cannot create a pseudo-terminal");
+    termios t;
+    tcgetattr(fd, &t);
+    cfmakeraw(&t);
+    tcsetattr(fd, TCSANOW, &t);
+    in_fd = out_fd = fd;
+    std::fprintf(stderr, "unicaim-sim: UART on %s\n", ptsname(fd));
+    std::fflush(stderr);
+  }
+
+  // A byte from the host, if one is waiting.
+  bool poll_byte(uint8_t *b) {
+    if (!in_open) return false;
+    pollfd p{in_fd, POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0) return false;
+    if (p.revents & POLLIN) {
+      ssize_t n = read(in_fd, b, 1);
+      if (n == 1) return true;
+    }
+    // EOF on stdin; a pty reports POLLHUP until a client opens it: keep listening.
+    if (in_fd == 0) in_open = false;
+    return false;
+  }
+
+  void put(uint8_t b) {
+    if (write(out_fd, &b, 1) < 0) { /* host went away: keep simulating */ }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options opt = parse(argc, argv);
+
+  std::string err;
+  if (!g_image.load(opt.elf, {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}}, &err)) {
+    fail(err);
+  }
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  auto top = std::make_unique<Vsoc_top>(ctx.get());
+
+  std::unique_ptr<VerilatedFstC> trace;
+  if (!opt.trace.empty()) {
+    ctx->traceEverOn(true);
+    trace = std::make_unique<VerilatedFstC>();
+    top->trace(trace.get(), 99);
+    trace->open(opt.trace.c_str());
+    if (!trace->isOpen()) fail("cannot write trace '" + opt.trace + "'");
+  }
+
+  HostPort host;
+  if (opt.pty) host.open_pty();
+  UartModel uart(SIM_CLK_HZ / SIM_BAUD);
+
+  top->boot_addr_i = g_image.entry();
+  top->tohost_addr_i = g_image.symbol("tohost");
+  top->uart_rx_i = 1;
+  top->gpio_i = 0;
+  top->clk_i = 0;
+  top->rst_ni = 0;
+  top->eval();
+  top->clk_i = 1;
+  top->eval();
+  top->clk_i = 0;
+  top->rst_ni = 1;
+  top->eval();
+
+  auto start = std::chrono::steady_clock::now();
+  uint64_t cycle = 0;
+  int exit_code = kExitTimeout;
+  bool timed_out = false;
+  for (;;) {
+    top->clk_i = 1;
+    top->eval();
+    if (trace) trace->dump(2 * cycle + 1);
+    top->clk_i = 0;
+    top->eval();
+    if (trace) trace->dump(2 * cycle + 2);
+    cycle++;
+
+    bool got;
+    uint8_t byte;
+    top->uart_rx_i = uart.tick(top->uart_tx_o, &got, &byte);
+    if (got) host.put(byte);
+    if ((cycle & 1023) == 0 && !uart.sending() && host.poll_byte(&byte)) uart.send(byte);
+
+    if (top->exit_valid_o) {
+      exit_code = int(top->exit_code_o);
+      break;
+    }
+    if (opt.max_cycles && cycle >= opt.max_cycles) {
+      timed_out = true;
+      break;
+    }
+  }
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (trace) trace->close();
+  uint64_t instret = top->rootp->soc_top__DOT__u_core__DOT__u_csr__DOT__minstret_q;
+  top->final();
+
+  if (timed_out) {
+    std::fprintf(stderr, "unicaim-sim: program did not finish within --max-cycles %" PRIu64 "\n",
+                 opt.max_cycles);
+  }
+  std::fprintf(stderr, "SIM cycles=%" PRIu64 " instret=%" PRIu64 " wall_s=%.3f hz=%.0f exit=%d\n", cycle,
+               instret, wall, wall > 0 ? cycle / wall : 0.0, exit_code);
+  // Keep a failing code non-zero when only its low byte reaches the shell.
+  return exit_code == 0 ? 0 : ((exit_code & 0xff) ? (exit_code & 0xff) : 1);
+}
