@@ -16,6 +16,7 @@
 #include <string>
 
 #include "Vsoc_top.h"
+#include "soc_regs.h"
 #include "Vsoc_top___024root.h"
 #include "elf_image.h"
 #include "uart_model.h"
@@ -33,8 +34,8 @@ extern "C" unsigned int sim_mem_init(unsigned int addr) { return g_image.word(ad
 
 namespace {
 
-constexpr uint32_t kRomBase = 0x00000000, kRomBytes = SIM_ROM_BYTES;
-constexpr uint32_t kRamBase = 0x80000000, kRamBytes = SIM_RAM_BYTES;
+constexpr uint32_t kRomBase = ROM_BASE, kRomBytes = SIM_ROM_BYTES;
+constexpr uint32_t kRamBase = RAM_BASE, kRamBytes = SIM_RAM_BYTES;
 constexpr int kExitUsage = 2, kExitTimeout = 124;
 
 [[noreturn]] void fail(const std::string &msg) {

@@ -75,6 +75,8 @@ module cpu_csr
       CSR_TIME:       old_value = time_i[31:0];
       CSR_TIMEH:      old_value = time_i[63:32];
       CSR_MVENDORID, CSR_MARCHID, CSR_MCONFIGPTR: old_value = '0;
+      // No debug triggers: tselect reads 0 and tdata1.type = 0 says so.
+      CSR_TSELECT, CSR_TDATA1, CSR_TDATA2:          old_value = '0;
       CSR_MIMPID:     old_value = ImpId;
       CSR_MHARTID:    old_value = HartId;
       default:        known = 1'b0;

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""Generate the table-driven parts of the ISA suite: every RV32IM register
+and immediate operation, every branch, and every load/store width and offset,
+over edge values, with expected results from an independent Python model.
+
+usage: gen_isa_tests.py OUTDIR     (writes alu.S, muldiv.S, branch.S, mem.S)
+"""
+import os
+import random
+import sys
+
+M32 = 0xFFFFFFFF
+EDGES = [0, 1, 2, 3, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xFFFFFFFF, 0xFFFFFFFE,
+         0x55555555, 0xAAAAAAAA, 31, 32, 0x0000FFFF, 0xFFFF0000, 0x12345678, 0xDEADBEEF]
+
+
+def s32(x):
+    x &= M32
+    return x - (1 << 32) if x & 0x80000000 else x
+
+
+def trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def rv_div(a, b):
+    if b == 0:
+        return M32
+    if s32(a) == -(1 << 31) and s32(b) == -1:
+        return a
+    return trunc_div(s32(a), s32(b)) & M32
+
+
+def rv_rem(a, b):
+    if b == 0:
+        return a
+    if s32(a) == -(1 << 31) and s32(b) == -1:
+        return 0
+    sa, sb = s32(a), s32(b)
+    return (sa - trunc_div(sa, sb) * sb) & M32
+
+
+R_OPS = {
+    "add": lambda a, b: (a + b) & M32,
+    "sub": lambda a, b: (a - b) & M32,
+    "sll": lambda a, b: (a << (b & 31)) & M32,
+    "slt": lambda a, b: int(s32(a) < s32(b)),
+    "sltu": lambda a, b: int(a < b),
+    "xor": lambda a, b: a ^ b,
+    "srl": lambda a, b: a >> (b & 31),
+    "sra": lambda a, b: (s32(a) >> (b & 31)) & M32,
+    "or": lambda a, b: a | b,
+    "and": lambda a, b: a & b,
+}
+MD_OPS = {
+    "mul": lambda a, b: (a * b) & M32,
+    "mulh": lambda a, b: ((s32(a) * s32(b)) >> 32) & M32,
+    "mulhsu": lambda a, b: ((s32(a) * b) >> 32) & M32,
+    "mulhu": lambda a, b: ((a * b) >> 32) & M32,
+    "div": rv_div,
+    "divu": lambda a, b: M32 if b == 0 else a // b,
+    "rem": rv_rem,
+    "remu": lambda a, b: a if b == 0 else a % b,
+}
+I_OPS = {"addi": "add", "slti": "slt", "sltiu": "sltu", "xori": "xor", "ori": "or", "andi": "and"}
+SHIFT_I = {"slli": "sll", "srli": "srl", "srai": "sra"}
+IMMS = [0, 1, -1, 2, 2047, -2048, 0x555, -0x556, 100, -100]
+BRANCHES = {
+    "beq": lambda a, b: a == b, "bne": lambda a, b: a != b,
+    "blt": lambda a, b: s32(a) < s32(b), "bge": lambda a, b: s32(a) >= s32(b),
+    "bltu": lambda a, b: a < b, "bgeu": lambda a, b: a >= b,
+}
+
+HEADER = '#include "test_env.h"\n\nTEST_BEGIN\n'
+FOOTER = "  j pass\nTEST_END\n"
+
+
+class Writer:
+    def __init__(self):
+        self.lines = [HEADER]
+        self.case = 0
+
+    def start(self):
+        self.case += 1
+        self.lines.append(f"  CASE({self.case})")
+
+    def emit(self, *ins):
+        self.lines += ["  " + i for i in ins]
+
+    def text(self):
+        return "\n".join(self.lines) + "\n" + FOOTER
+
+
+def reg_cases(w, ops, pairs):
+    for name, fn in ops.items():
+        for a, b in pairs:
+            exp = fn(a, b)
+            # Plain form, then rd = rs1 and rs1 = rs2 forms (forwarding paths).
+            w.start()
+            w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", f"{name} a3, a1, a2", f"EXPECT(a3, {exp:#x})")
+        for a in EDGES[:8]:
+            w.start()
+            w.emit(f"li a1, {a:#x}", f"{name} a1, a1, a1", f"EXPECT(a1, {fn(a, a):#x})")
+        w.start()
+        w.emit("li a1, 5", "li a2, 7", f"{name} x0, a1, a2", "bnez x0, fail")
+
+
+def gen_alu():
+    w = Writer()
+    rng = random.Random(1)
+    pairs = [(a, b) for a in EDGES for b in EDGES]
+    pairs += [(rng.getrandbits(32), rng.getrandbits(32)) for _ in range(40)]
+    reg_cases(w, R_OPS, pairs)
+    for name, base in I_OPS.items():
+        for a in EDGES:
+            for imm in IMMS:
+                w.start()
+                w.emit(f"li a1, {a:#x}", f"{name} a3, a1, {imm}",
+                       f"EXPECT(a3, {R_OPS[base](a, imm & M32):#x})")
+    for name, base in SHIFT_I.items():
+        for a in EDGES:
+            for sh in (0, 1, 4, 15, 16, 30, 31):
+                w.start()
+                w.emit(f"li a1, {a:#x}", f"{name} a3, a1, {sh}", f"EXPECT(a3, {R_OPS[base](a, sh):#x})")
+    for imm in (0, 1, 0x7FFFF, 0x80000, 0xFFFFF, 0x12345):
+        w.start()
+        w.emit(f"lui a3, {imm:#x}", f"EXPECT(a3, {(imm << 12) & M32:#x})")
+    # auipc: compare against the label address of the same instruction.
+    for imm in (0, 1, 0xFFFFF, 0x80000):
+        w.start()
+        w.emit(f"1: auipc a3, {imm:#x}", "la a4, 1b", f"li a5, {(imm << 12) & M32:#x}",
+               "add a4, a4, a5", "bne a3, a4, fail")
+    # Back-to-back dependency chain through every forwarding distance.
+    w.start()
+    w.emit("li a1, 1", "add a1, a1, a1", "add a1, a1, a1", "nop", "add a1, a1, a1", "nop", "nop",
+           "add a1, a1, a1", "EXPECT(a1, 16)")
+    return w.text()
+
+
+def gen_muldiv():
+    w = Writer()
+    rng = random.Random(2)
+    pairs = [(a, b) for a in EDGES for b in EDGES]
+    pairs += [(rng.getrandbits(32), rng.getrandbits(32)) for _ in range(60)]
+    pairs += [(rng.getrandbits(32), rng.getrandbits(rng.randint(1, 12))) for _ in range(40)]
+    reg_cases(w, MD_OPS, pairs)
+    # A division result used at once, and a multiply feeding a divide.
+    w.start()
+    w.emit("li a1, 1000", "li a2, 7", "div a3, a1, a2", "addi a3, a3, 1", "EXPECT(a3, 143)")
+    w.start()
+    w.emit("li a1, 300", "li a2, 3", "mul a3, a1, a2", "divu a4, a3, a2", "rem a5, a3, a4",
+           "EXPECT(a4, 300)", "EXPECT(a5, 0)")
+    return w.text()
+
+
+def gen_branch():
+    w = Writer()
+    vals = [0, 1, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 5]
+    for name, fn in BRANCHES.items():
+        for a in vals:
+            for b in vals:
+                taken = fn(a, b)
+                w.start()
+                # Forward branch.
+                w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 0", f"{name} a1, a2, 1f",
+                       "li a3, 1", f"1: EXPECT(a3, {0 if taken else 1})")
+                # Backward branch: taken once, then falls through.
+                w.start()
+                w.emit("li a4, 0", "j 3f", "2: addi a4, a4, 1", "j 4f",
+                       f"3: li a1, {a:#x}", f"li a2, {b:#x}", f"{name} a1, a2, 2b",
+                       f"4: EXPECT(a4, {1 if taken else 0})")
+    # jal / jalr link values and targets.
+    w.start()
+    w.emit("jal a1, 1f", "0: j fail", "1: la a2, 0b", "bne a1, a2, fail")
+    w.start()
+    w.emit("la a1, 1f", "jalr a2, 0(a1)", "0: j fail", "1: la a3, 0b", "bne a2, a3, fail")
+    w.start()  # low bit of the jalr target is cleared
+    w.emit("la a1, 1f", "addi a1, a1, -3", "jalr ra, 4(a1)", "j fail", "1: nop")
+    w.start()  # rd == rs1: the link must not disturb the target
+    w.emit("la a1, 1f", "jalr a1, 0(a1)", "0: j fail", "1: la a3, 0b", "bne a1, a3, fail")
+    w.start()  # x0 as link register
+    w.emit("jal x0, 1f", "j fail", "1: bnez x0, fail")
+    return w.text()
+
+
+def gen_mem():
+    """Stores of every width and offset into a 16-byte window, then loads of
+    every width and offset, checked against a byte model."""
+    w = Writer()
+    rng = random.Random(3)
+    mem = bytearray(16)
+    w.emit("la s0, scratch")
+    stores = [("sw", 4, o) for o in (0, 4, 8, 12)] + [("sh", 2, o) for o in (0, 2, 6, 10, 14)] + \
+             [("sb", 1, o) for o in range(16)]
+    for k in range(3):
+        rng.shuffle(stores)
+        for op, size, off in stores:
+            v = rng.getrandbits(32)
+            w.start()
+            w.emit(f"li a1, {v:#x}", f"{op} a1, {off}(s0)")
+            mem[off:off + size] = (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+            for lop, lsize, signed in (("lb", 1, True), ("lbu", 1, False), ("lh", 2, True),
+                                       ("lhu", 2, False), ("lw", 4, False)):
+                for loff in range(0, 16, lsize):
+                    if rng.random() > 0.35 and not (loff == off and lsize == size):
+                        continue
+                    val = int.from_bytes(mem[loff:loff + lsize], "little", signed=signed) & M32
+                    w.start()
+                    w.emit(f"{lop} a2, {loff}(s0)", f"EXPECT(a2, {val:#x})")
+    # A load used by the very next instruction, and a store of a just-loaded value.
+    w.start()
+    w.emit("li a1, 41", "sw a1, 0(s0)", "lw a2, 0(s0)", "addi a2, a2, 1", "EXPECT(a2, 42)")
+    w.start()
+    w.emit("li a1, 0x5a5a", "sw a1, 4(s0)", "lw a2, 4(s0)", "sw a2, 8(s0)", "lw a3, 8(s0)",
+           "EXPECT(a3, 0x5a5a)")
+    w.start()  # negative offsets
+    w.emit("addi s1, s0, 16", "li a1, 0x77", "sb a1, -1(s1)", "lbu a2, 15(s0)", "EXPECT(a2, 0x77)")
+    text = w.text()
+    return text + "\n  .data\n  .align 4\nscratch: .zero 16\n"
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, gen in (("alu", gen_alu), ("muldiv", gen_muldiv), ("branch", gen_branch), ("mem", gen_mem)):
+        with open(os.path.join(out, f"gen_{name}.S"), "w") as f:
+            f.write(gen())
+
+
+if __name__ == "__main__":
+    main()
