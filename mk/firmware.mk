@@ -7,12 +7,14 @@ RV_OBJDUMP := $(RV_PREFIX)objdump
 # Compile for rv32im_zicsr; link as rv32im, the picolibc multilib it matches.
 FW_ARCH    := -march=rv32im_zicsr -mabi=ilp32
 FW_CFLAGS  := $(FW_ARCH) --specs=picolibc.specs -std=c11 -O2 -g -Wall -Wextra -Werror \
-              -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/lib
+              -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/lib \
+              $(addprefix -I,$(wildcard firmware/lib/*/))
 FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles \
               -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 FW_APPS    := $(notdir $(wildcard firmware/apps/*))
-FW_COMMON  := $(wildcard firmware/crt/*.S firmware/hal/*.c firmware/lib/*.c)
-FW_ELFS    := $(FW_APPS:%=$(FW_BUILD)/%.elf)
+FW_TESTS   := $(notdir $(wildcard tests/firmware/*))
+FW_COMMON  := $(wildcard firmware/crt/*.S firmware/hal/*.c firmware/lib/*.c firmware/lib/*/*.c)
+FW_ELFS    := $(FW_APPS:%=$(FW_BUILD)/%.elf) $(FW_TESTS:%=$(FW_BUILD)/test_%.elf)
 
 fw_obj = $(patsubst %,$(FW_BUILD)/obj/%.o,$(basename $(1)))
 
@@ -26,11 +28,13 @@ $(FW_BUILD)/obj/%.o: %.S $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
+# $(1): ELF name, $(2): source directory.
 define FW_APP_RULE
-$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard firmware/apps/$(1)/*.c)) linker/ram.ld
+$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard $(2)/*.c)) linker/ram.ld
 	$(RV_CC) $(FW_LDFLAGS) $$(filter %.o,$$^) -o $$@
 	$(RV_OBJDUMP) -d $$@ > $$(@:.elf=.lst)
 endef
-$(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app))))
+$(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app),firmware/apps/$(app))))
+$(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))))
 
 -include $(shell find $(FW_BUILD)/obj -name '*.d' 2>/dev/null)

@@ -18,9 +18,26 @@ $(ISA_BUILD)/%.elf: $(ISA_BUILD)/%.S tests/isa/*.h linker/isa.ld | deps
 
 isa-tests: $(ISA_ELFS)
 
+# Unit testbenches: SystemVerilog, built with Verilator --binary --timing.
+TB_BUILD   := $(BUILD)/tests/rtl
+TB_uart    := rtl/common/sync_fifo.sv $(wildcard rtl/periph/uart/*.sv)
+TB_timer   := rtl/periph/timer/timer.sv
+TB_xbar    := rtl/bus/soc_xbar.sv
+UNIT_TBS   := uart timer xbar
+UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)
+
+define UNIT_TB_RULE
+$(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) tests/rtl/*.svh | deps
+	@mkdir -p $(TB_BUILD)
+	verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl --top-module tb_$(1) \
+	  -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) tests/rtl/tb_$(1).sv >/dev/null
+	cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
+endef
+$(foreach tb,$(UNIT_TBS),$(eval $(call UNIT_TB_RULE,$(tb))))
+unit-tests: $(UNIT_BINS)
+
 TEST_DEPS := sim firmware isa-tests unit-tests
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv
 	$(MAKE) --no-print-directory $(TEST_DEPS)
 	$(PYTHON) tests/run_tests.py --build $(BUILD)
-unit-tests:

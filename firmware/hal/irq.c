@@ -7,6 +7,7 @@
 #include "soc_regs.h"
 
 static irq_handler_t handlers[32];
+static irq_handler_t external_handlers[32];
 
 static uint32_t mie_bit(unsigned cause) { return 1u << cause; }
 
@@ -22,7 +23,18 @@ void irq_detach(unsigned cause) {
 
 void irq_global_enable(void) { CSR_SET(mstatus, MSTATUS_MIE); }
 void irq_global_disable(void) { CSR_CLEAR(mstatus, MSTATUS_MIE); }
-void irq_external_enable(uint32_t sources) { SYSCTL_IRQ_ENABLE = sources; }
+static void external_dispatch(void) {
+  uint32_t pending = SYSCTL_IRQ_PENDING & SYSCTL_IRQ_ENABLE;
+  for (unsigned s = 0; pending; s++, pending >>= 1) {
+    if ((pending & 1) && external_handlers[s]) external_handlers[s]();
+  }
+}
+
+void irq_attach_external(unsigned source, irq_handler_t handler) {
+  external_handlers[source & 31] = handler;
+  SYSCTL_IRQ_ENABLE |= 1u << source;
+  irq_attach(IRQ_EXTERNAL, external_dispatch);
+}
 
 static const char *exception_name(uint32_t cause) {
   static const char *const names[] = {

@@ -14,8 +14,9 @@ void irq_attach(unsigned cause, irq_handler_t handler);
 void irq_detach(unsigned cause);
 void irq_global_enable(void);
 void irq_global_disable(void);
-/* External sources (SYSCTL_IRQ_PENDING bits) routed to IRQ_EXTERNAL. */
-void irq_external_enable(uint32_t sources);
+/* Install HANDLER for one external source (a SYSCTL_IRQ_PENDING bit:
+   SYSCTL_IRQ_PENDING_UART_LSB, ...) and enable the external interrupt. */
+void irq_attach_external(unsigned source, irq_handler_t handler);
 
 /* Called by trap_entry (start.S). */
 void trap_dispatch(uint32_t mcause, uint32_t mepc, uint32_t mtval);

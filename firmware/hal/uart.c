@@ -1,6 +1,32 @@
 #include "uart.h"
 
+#include "irq.h"
 #include "soc_regs.h"
+
+#define RX_RING_SIZE 1024u /* a power of two */
+
+static volatile uint8_t rx_ring[RX_RING_SIZE];
+static volatile uint32_t rx_head, rx_tail; /* free-running; head written only by the ISR */
+static volatile uint32_t rx_ring_overrun;
+static bool rx_buffered;
+
+static void uart_rx_isr(void) {
+  uint32_t d;
+  while (!((d = UART_DATA) & UART_DATA_RX_EMPTY_MASK)) {
+    if (rx_head - rx_tail < RX_RING_SIZE) {
+      rx_ring[rx_head % RX_RING_SIZE] = (uint8_t)d;
+      rx_head++;
+    } else {
+      rx_ring_overrun = UART_STATUS_RX_OVERRUN_MASK;
+    }
+  }
+}
+
+void uart_rx_buffer_enable(void) {
+  rx_buffered = true;
+  UART_IRQ_ENABLE = UART_IRQ_ENABLE_RX_VALID_MASK;
+  irq_attach_external(SYSCTL_IRQ_PENDING_UART_LSB, uart_rx_isr);
+}
 
 void uart_set_baud(uint32_t baud) {
   UART_DIVISOR = SYSCTL_CLK_HZ / baud;
@@ -13,6 +39,12 @@ void uart_putc(char c) {
 }
 
 int uart_try_getc(void) {
+  if (rx_buffered) {
+    if (rx_tail == rx_head) return -1;
+    int c = rx_ring[rx_tail % RX_RING_SIZE];
+    rx_tail++;
+    return c;
+  }
   uint32_t d = UART_DATA;
   return (d & UART_DATA_RX_EMPTY_MASK) ? -1 : (int)(d & UART_DATA_BYTE_MASK);
 }
@@ -33,5 +65,7 @@ uint32_t uart_take_errors(void) {
   const uint32_t errors = UART_STATUS_RX_OVERRUN_MASK | UART_STATUS_FRAME_ERROR_MASK;
   uint32_t seen = UART_STATUS & errors;
   UART_STATUS = seen;
+  seen |= rx_ring_overrun;
+  rx_ring_overrun = 0;
   return seen;
 }

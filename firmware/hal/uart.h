@@ -12,5 +12,9 @@ int uart_try_getc(void);  /* -1 when nothing has arrived */
 void uart_flush(void);    /* waits until the last bit has left */
 /* Receive errors since the last call (overrun, framing), cleared by reading. */
 uint32_t uart_take_errors(void);
+/* Receive through the RX interrupt into a software ring buffer, so that input
+   arriving while the program is busy (printing, computing) is kept. Needs
+   interrupts enabled globally. */
+void uart_rx_buffer_enable(void);
 
 #endif

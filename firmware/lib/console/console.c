@@ -1,0 +1,78 @@
+#include "console.h"
+
+#include <stdio.h>
+
+#include "uart.h"
+
+int console_execute(const cmd_t *table, char *line) {
+  char *argv[CMD_MAX_ARGS];
+  int argc = cmd_split(line, argv);
+  if (argc < 0) {
+    printf("error: too many words (at most %d)\n", CMD_MAX_ARGS);
+    return -1;
+  }
+  if (argc == 0) return 0;
+  const cmd_t *cmd = cmd_find(table, argv[0]);
+  if (!cmd) {
+    printf("error: unknown command '%s' (try 'help')\n", argv[0]);
+    return -1;
+  }
+  return cmd->fn(argc, argv);
+}
+
+void console_print_help(const cmd_t *table) {
+  for (; table->name; table++) {
+    printf("  %-9s %-22s %s\n", table->name, table->usage, table->help);
+  }
+}
+
+/* Reads a line with echo and backspace. Returns false when it was too long
+   (the rest of it is swallowed). Printable ASCII only; other bytes are dropped. */
+static bool read_line(char *buf, unsigned size) {
+  static bool after_cr; /* "\r\n" ends one line, not two */
+  unsigned len = 0;
+  bool overflow = false;
+  for (;;) {
+    int c = uart_getc();
+    if (c == '\n' && after_cr) {
+      after_cr = false;
+      continue;
+    }
+    after_cr = (c == '\r');
+    if (c == '\r' || c == '\n') {
+      uart_putc('\r');
+      uart_putc('\n');
+      buf[len] = '\0';
+      return !overflow;
+    }
+    if (c == '\b' || c == 0x7f) {
+      if (len > 0) {
+        len--;
+        uart_putc('\b');
+        uart_putc(' ');
+        uart_putc('\b');
+      }
+    } else if (c >= ' ' && c < 0x7f) {
+      if (len + 1 < size) {
+        buf[len++] = (char)c;
+        uart_putc((char)c);
+      } else {
+        overflow = true;
+      }
+    }
+  }
+}
+
+void console_run(const cmd_t *table) {
+  static char line[CONSOLE_LINE_MAX];
+  for (;;) {
+    printf(CONSOLE_PROMPT);
+    fflush(stdout);
+    if (!read_line(line, sizeof line)) {
+      printf("error: line too long (at most %d characters)\n", CONSOLE_LINE_MAX - 1);
+      continue;
+    }
+    if (uart_take_errors()) printf("warning: characters were lost (receive overrun)\n");
+    console_execute(table, line);
+  }
+}

@@ -1,0 +1,21 @@
+/* The interactive UART console: prompt, line editing, dispatch to a table
+   of commands. Demos add their own commands to the table. */
+#ifndef CONSOLE_CONSOLE_H
+#define CONSOLE_CONSOLE_H
+
+#include "cmd_parse.h"
+
+#define CONSOLE_LINE_MAX 160
+#define CONSOLE_PROMPT "> "
+
+/* Executes one line against TABLE: prints an error for an unknown command
+   or too many words. Returns the command's result (0 for an empty line). */
+int console_execute(const cmd_t *table, char *line);
+
+/* Prints the commands of TABLE with their usage and help. */
+void console_print_help(const cmd_t *table);
+
+/* Reads and executes lines forever (a command may end the program). */
+void console_run(const cmd_t *table) __attribute__((noreturn));
+
+#endif

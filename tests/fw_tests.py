@@ -1,0 +1,148 @@
+"""Firmware programs on the simulator, and the simulator's handling of bad
+input. Each entry is (name, check) where check() returns (ok, detail)."""
+import os
+import re
+import struct
+import subprocess
+import tempfile
+
+SIM_LINE = re.compile(r"^SIM cycles=\d+ instret=\d+ wall_s=[0-9.]+ hz=\d+ exit=-?\d+$", re.M)
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "/usr/bin/python3"
+
+
+def collect(build, run):
+    sim = os.path.join(build, "sim", "unicaim-sim")
+    fw = os.path.join(build, "fw")
+    tmp = tempfile.mkdtemp(prefix="unicaim-tests-")
+    tests = []
+
+    def add(name):
+        def deco(fn):
+            tests.append(("fw/" + name, fn))
+            return fn
+        return deco
+
+    def sim_run(elf, stdin=b"", extra=(), timeout=300):
+        return run([sim, "--elf", elf, *extra], timeout, stdin)
+
+    @add("hello")
+    def _():
+        rc, out, err = sim_run(os.path.join(fw, "hello.elf"), extra=["--max-cycles", "2000000"])
+        ok = rc == 0 and "Hello from the UniCAIM SoC" in out and SIM_LINE.search(err) is not None
+        return ok, f"rc={rc}\n{out}{err}"
+
+    @add("cpubench")
+    def _():
+        rc, out, err = sim_run(os.path.join(fw, "cpubench.elf"), extra=["--max-cycles", "50000000"])
+        kernels = re.findall(r"^(\w+)\s+\d+\s+\d+\s+[0-9.]+ (ok|FAIL)", out, re.M)
+        ok = rc == 0 and len(kernels) == 5 and all(k[1] == "ok" for k in kernels)
+        return ok, f"rc={rc}\n{out}{err}"
+
+    @add("console-stdin")
+    def _():
+        script = (b"echo one  two\r\nnope\r\nled 0x3c\r\nled 256\r\nled x\r\nexit 300\r\n"
+                  b"info\r\n" + b"a b c d e f g h i j k l m\r\n" + b"exit 9\r\n")
+        rc, out, err = sim_run(os.path.join(fw, "console.elf"), script, ["--max-cycles", "30000000"])
+        want = ["one two", "error: unknown command 'nope'", "leds 0x3c", "error: usage: led <0..255>",
+                "error: usage: exit [0..255]", "clock    50000000 Hz", "error: too many words", "bye"]
+        missing = [w for w in want if w not in out]
+        ok = rc == 9 and not missing and out.count("error: usage: led") == 2
+        return ok, f"rc={rc} missing={missing}\n{out}{err}"
+
+    @add("console-long-line")
+    def _():
+        script = b"x" * 400 + b"\r\necho still alive\r\nexit 0\r\n"
+        rc, out, err = sim_run(os.path.join(fw, "console.elf"), script, ["--max-cycles", "30000000"])
+        ok = rc == 0 and "error: line too long" in out and "still alive" in out
+        return ok, f"rc={rc}\n{out[-600:]}{err}"
+
+    @add("console-pty-client")
+    def _():
+        script = os.path.join(tmp, "pty_script.txt")
+        with open(script, "w") as f:
+            f.write("# comment lines are skipped\necho via the pty\ncounters\nexit 4\n")
+        rc, out, err = run([PY, os.path.join(os.path.dirname(HERE), "tools", "uartctl.py"), "sim",
+                            "--sim", sim, "--elf", os.path.join(fw, "console.elf"), "--script", script,
+                            "--timeout", "60"], 180)
+        ok = rc == 4 and "via the pty" in out and "CPI" in out and SIM_LINE.search(err) is not None
+        return ok, f"rc={rc}\n{out}{err}"
+
+    @add("trap-report")
+    def _():
+        rc, out, err = sim_run(os.path.join(fw, "test_trap_report.elf"), extra=["--max-cycles", "2000000"])
+        ok = rc == 133 and "FATAL: load access fault" in out and "mtval=0x00000000" in out
+        return ok, f"rc={rc}\n{out}{err}"
+
+    @add("trace-fst")
+    def _():
+        trace = os.path.join(tmp, "hello.fst")
+        rc, out, err = sim_run(os.path.join(fw, "hello.elf"), extra=["--trace", trace])
+        ok = rc == 0 and os.path.getsize(trace) > 1000 if os.path.exists(trace) else False
+        return ok, f"rc={rc}\n{err}"
+
+    # ---------------------------------------------------------------- bad input
+    def expect_refusal(args, want_rc, want_msg):
+        rc, out, err = run([sim, *args], 60)
+        ok = rc == want_rc and want_msg in err and err.count("\n") <= 2
+        return ok, f"rc={rc} (want {want_rc})\n{err}"
+
+    @add("sim-missing-file")
+    def _():
+        return expect_refusal(["--elf", os.path.join(tmp, "nope.elf")], 2, "cannot open ELF file")
+
+    @add("sim-not-elf")
+    def _():
+        path = os.path.join(tmp, "text.elf")
+        with open(path, "w") as f:
+            f.write("this is not an ELF file\n")
+        return expect_refusal(["--elf", path], 2, "is not an ELF file")
+
+    @add("sim-truncated-elf")
+    def _():
+        path = os.path.join(tmp, "truncated.elf")
+        with open(os.path.join(fw, "hello.elf"), "rb") as f:
+            data = f.read()
+        ph_off = struct.unpack_from("<I", data, 28)[0]
+        with open(path, "wb") as f:
+            f.write(data[:ph_off + 40])  # program headers cut short
+        return expect_refusal(["--elf", path], 2, "is truncated")
+
+    @add("sim-elf-outside-memory")
+    def _():
+        path = os.path.join(tmp, "outside.elf")
+        with open(os.path.join(fw, "hello.elf"), "rb") as f:
+            data = bytearray(f.read())
+        ph_off, = struct.unpack_from("<I", data, 28)
+        ph_size, ph_num = struct.unpack_from("<HH", data, 42)
+        for i in range(ph_num):
+            off = ph_off + i * ph_size
+            if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to 0x40000000
+                struct.pack_into("<II", data, off + 8, 0x40000000, 0x40000000)
+                break
+        with open(path, "wb") as f:
+            f.write(data)
+        return expect_refusal(["--elf", path], 2, "does not fit the SoC's memory map")
+
+    @add("sim-unknown-option")
+    def _():
+        return expect_refusal(["--elf", os.path.join(fw, "hello.elf"), "--frobnicate"], 2, "unknown option")
+
+    @add("sim-bad-max-cycles")
+    def _():
+        return expect_refusal(["--elf", os.path.join(fw, "hello.elf"), "--max-cycles", "lots"], 2,
+                              "bad --max-cycles")
+
+    @add("sim-no-program")
+    def _():
+        return expect_refusal([], 2, "no program given")
+
+    @add("sim-max-cycles-reached")
+    def _():
+        rc, out, err = run([sim, "--elf", os.path.join(fw, "console.elf"), "--max-cycles", "200000"], 60,
+                           b"")
+        ok = rc == 124 and "did not finish within --max-cycles 200000" in err and \
+            "SIM cycles=200000 " in err and SIM_LINE.search(err) is not None
+        return ok, f"rc={rc}\n{err}"
+
+    return tests

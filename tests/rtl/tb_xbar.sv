@@ -1,0 +1,119 @@
+// Bus unit test: soc_xbar routes every address to the right device (or an
+// error), answers every request on the next cycle, keeps the ROM read-only,
+// and routes fetches only to ROM and RAM.
+`timescale 1ns/1ps
+module tb_xbar;
+  import soc_bus_pkg::*;
+  import soc_regs_pkg::*;
+  `include "tb_util.svh"
+
+  localparam int unsigned RomBytes = 1024, RamBytes = 4096, NumPeriph = 4;
+  logic clk = 0, rst_n = 0;
+  bus_req_t req = '0;
+  bus_rsp_t rsp;
+  logic [31:0] iaddr = '0, irdata;
+  logic ierr;
+  logic [31:0] rom_a_addr, rom_b_addr, ram_a_addr;
+  bus_req_t ram_b_req;
+  bus_req_t periph_req [NumPeriph];
+  bus_rsp_t periph_rsp [NumPeriph];
+  int unsigned periph_hits [NumPeriph];
+
+  always #5 clk = ~clk;
+
+  soc_xbar #(.RomBytes(RomBytes), .RamBytes(RamBytes), .NumPeriph(NumPeriph)) dut (
+    .clk_i(clk), .rst_ni(rst_n),
+    .ibus_addr_i(iaddr), .ibus_rdata_o(irdata), .ibus_err_o(ierr),
+    .dbus_req_i(req), .dbus_rsp_o(rsp),
+    .rom_a_addr_o(rom_a_addr), .rom_a_rdata_i(32'hA000_0000 | rom_a_addr_q),
+    .rom_b_addr_o(rom_b_addr), .rom_b_rdata_i(32'hB000_0000 | rom_b_addr_q),
+    .ram_a_addr_o(ram_a_addr), .ram_a_rdata_i(32'hC000_0000 | ram_a_addr_q),
+    .ram_b_req_o(ram_b_req), .ram_b_rdata_i(ram_b_rdata_q),
+    .periph_req_o(periph_req), .periph_rsp_i(periph_rsp)
+  );
+
+  // Device models: memories echo their (registered) offset, peripherals
+  // answer with their index and offset; RAM writes are recorded.
+  logic [31:0] rom_a_addr_q, rom_b_addr_q, ram_a_addr_q, ram_b_rdata_q, ram_last_write;
+  always_ff @(posedge clk) begin
+    rom_a_addr_q  <= rom_a_addr;
+    rom_b_addr_q  <= rom_b_addr;
+    ram_a_addr_q  <= ram_a_addr;
+    ram_b_rdata_q <= 32'hD000_0000 | ram_b_req.addr;
+    if (ram_b_req.req && ram_b_req.we) ram_last_write <= ram_b_req.wdata;
+  end
+  for (genvar i = 0; i < NumPeriph; i++) begin : g_periph
+    always_ff @(posedge clk) begin
+      periph_rsp[i] <= '{rdata: 32'hE000_0000 | (i << 16) | periph_req[i].addr, err: 1'b0};
+      if (periph_req[i].req) periph_hits[i]++;
+    end
+  end
+
+  `include "bus_master.svh"
+
+  task automatic expect_read(input logic [31:0] addr, input logic [31:0] want, input string what);
+    logic [31:0] d;
+    logic e;
+    bus_read(addr, d, e);
+    tb_check(!e && d == want, $sformatf("%s: read %08x err %0d, want %08x", what, d, e, want));
+  endtask
+
+  task automatic expect_error(input logic we, input logic [31:0] addr, input string what);
+    logic [31:0] d;
+    logic e;
+    bus_access(we, addr, 32'h1234, d, e);
+    tb_check(e, what);
+  endtask
+
+  task automatic expect_fetch(input logic [31:0] addr, input logic [31:0] want, input logic want_err);
+    @(negedge clk);
+    iaddr = addr;
+    @(negedge clk);
+    tb_check(ierr == want_err && (want_err || irdata == want),
+             $sformatf("fetch %08x: %08x err %0d", addr, irdata, ierr));
+  endtask
+
+  logic e;
+  initial begin
+    repeat (2) @(posedge clk);
+    rst_n = 1;
+
+    expect_read(ROM_BASE + 32'h10, 32'hB000_0010, "ROM data read");
+    expect_read(ROM_BASE + RomBytes - 4, 32'hB000_0000 | (RomBytes - 4), "last ROM word");
+    expect_error(1'b0, ROM_BASE + RomBytes, "just past the ROM");
+    expect_error(1'b1, ROM_BASE + 32'h10, "ROM write refused");
+    expect_read(RAM_BASE, 32'hD000_0000, "RAM first word");
+    expect_read(RAM_BASE + RamBytes - 4, 32'hD000_0000 | (RamBytes - 4), "RAM last word");
+    expect_error(1'b0, RAM_BASE + RamBytes, "just past the RAM");
+    expect_error(1'b1, RAM_BASE - 4, "just below the RAM");
+    bus_write(RAM_BASE + 8, 32'hCAFE_F00D, e);
+    tb_check(!e && ram_last_write == 32'hCAFE_F00D, "RAM write");
+    for (int i = 0; i < NumPeriph; i++) begin
+      expect_read(PERIPH_BASE + 32'(i) * 4096 + 32'h24, 32'hE000_0024 | (i << 16),
+                  $sformatf("peripheral %0d", i));
+      tb_check(periph_hits[i] == 1, $sformatf("peripheral %0d selected once", i));
+    end
+    expect_error(1'b0, PERIPH_BASE + NumPeriph * 4096, "past the last peripheral");
+    expect_error(1'b0, 32'h0, "address 0");
+    expect_error(1'b1, 32'hFFFF_FFFC, "top of the address space");
+
+    // Back-to-back requests to different devices are answered in order.
+    @(negedge clk);
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: ROM_BASE + 4, wdata: '0};
+    @(negedge clk);
+    tb_check(rsp.rdata == 32'hB000_0004 && !rsp.err, "pipelined: ROM");
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: 32'h2000_0000, wdata: '0};
+    @(negedge clk);
+    tb_check(rsp.err, "pipelined: unmapped");
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: PERIPH_BASE + 4096 + 8, wdata: '0};
+    @(negedge clk);
+    tb_check(rsp.rdata == 32'hE001_0008 && !rsp.err, "pipelined: peripheral 1");
+    req = '0;
+
+    expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
+    expect_fetch(RAM_BASE + 32'h40, 32'hC000_0040, 1'b0);
+    expect_fetch(PERIPH_BASE, 32'h0, 1'b1);
+    expect_fetch(32'h0, 32'h0, 1'b1);
+    tb_finish();
+  end
+endmodule

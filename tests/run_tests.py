@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""The regression runner: lint, ISA suite, unit testbenches and firmware
+programs on the simulator. Prints one line per test and ends with
+"N passed, N failed"; exits non-zero when anything failed.
+
+usage: run_tests.py [--build DIR] [-k SUBSTRING] [-j JOBS]
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import fw_tests  # noqa: E402  (firmware-on-simulator cases)
+
+
+def run(cmd, timeout, stdin_data=None):
+    try:
+        p = subprocess.run(cmd, input=stdin_data, capture_output=True, timeout=timeout, cwd=ROOT)
+        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return None, "", f"timed out after {timeout}s"
+
+
+def lint_test(build):
+    def check():
+        rc, out, err = run(["make", "--no-print-directory", "lint"], 300)
+        return rc == 0, (out + err).strip()[-2000:]
+    return "lint/verilator-Wall", check
+
+
+def isa_test(sim, elf):
+    def check():
+        rc, out, err = run([sim, "--elf", elf, "--max-cycles", "5000000"], 120)
+        ok = rc == 0 and "exit=0" in err
+        return ok, err.strip()
+    return "isa/" + os.path.basename(elf)[:-4], check
+
+
+def unit_test(binary):
+    def check():
+        rc, out, err = run([binary], 300)
+        return rc == 0 and "TB PASS" in out, (out + err).strip()[-2000:]
+    return "unit/" + os.path.basename(binary), check
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    sim = os.path.join(build, "sim", "unicaim-sim")
+
+    tests = [lint_test(build)]
+    tests += [isa_test(sim, e) for e in sorted(glob.glob(os.path.join(build, "tests/isa/*.elf")))]
+    tests += [unit_test(b) for b in sorted(glob.glob(os.path.join(build, "tests/rtl/tb_*")))
+              if os.access(b, os.X_OK) and os.path.isfile(b)]
+    tests += fw_tests.collect(build, run)
+    tests = [t for t in tests if args.k in t[0]]
+
+    passed = failed = 0
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
+        futures = {pool.submit(check): name for name, check in tests}
+        for fut in concurrent.futures.as_completed(futures):
+            name = futures[fut]
+            try:
+                ok, detail = fut.result()
+            except Exception as exc:  # a broken test is a failed test
+                ok, detail = False, f"{type(exc).__name__}: {exc}"
+            if ok:
+                passed += 1
+                print(f"PASS {name}", flush=True)
+            else:
+                failed += 1
+                print(f"FAIL {name}\n  " + detail.replace("\n", "\n  "), flush=True)
+    print(f"({time.time() - start:.0f} s)")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed or not passed else 0)
+
+
+if __name__ == "__main__":
+    main()
