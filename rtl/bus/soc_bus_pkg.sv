@@ -16,4 +16,9 @@ package soc_bus_pkg;
     logic        err;
   } bus_rsp_t;
 
+  // $bits of the two types, for flat vectors with one slice per device
+  // (Yosys 0.23 has no $bits of a type; tests/rtl/tb_xbar.sv checks these).
+  localparam int unsigned BusReqW = 1 + 1 + 4 + 32 + 32;
+  localparam int unsigned BusRspW = 32 + 1;
+
 endpackage : soc_bus_pkg

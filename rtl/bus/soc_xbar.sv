@@ -3,8 +3,6 @@
 // ROM (read only), RAM (port B) or one of the peripheral windows. An access
 // that hits nothing, or writes the ROM, is answered with an error.
 module soc_xbar
-  import soc_bus_pkg::*;
-  import soc_regs_pkg::*;
 #(
   parameter int unsigned RomBytes  = 16384,
   parameter int unsigned RamBytes  = 65536,
@@ -17,8 +15,8 @@ module soc_xbar
   input  logic [31:0] ibus_addr_i,
   output logic [31:0] ibus_rdata_o,
   output logic        ibus_err_o,
-  input  bus_req_t    dbus_req_i,
-  output bus_rsp_t    dbus_rsp_o,
+  input  soc_bus_pkg::bus_req_t    dbus_req_i,
+  output soc_bus_pkg::bus_rsp_t    dbus_rsp_o,
 
   // Memories: address in bytes within the memory, read data a cycle later.
   output logic [31:0] rom_a_addr_o,
@@ -27,18 +25,18 @@ module soc_xbar
   input  logic [31:0] rom_b_rdata_i,
   output logic [31:0] ram_a_addr_o,
   input  logic [31:0] ram_a_rdata_i,
-  output bus_req_t    ram_b_req_o,
+  output soc_bus_pkg::bus_req_t    ram_b_req_o,
   input  logic [31:0] ram_b_rdata_i,
 
-  // Peripherals: window i at PERIPH_BASE + i * 4 KiB.
-  output bus_req_t    periph_req_o [NumPeriph],
-  input  bus_rsp_t    periph_rsp_i [NumPeriph]
+  // Peripherals: window i at PERIPH_BASE + i * 4 KiB; slice i of each vector.
+  output logic [NumPeriph*soc_bus_pkg::BusReqW-1:0] periph_req_o,
+  input  logic [NumPeriph*soc_bus_pkg::BusRspW-1:0] periph_rsp_i
 );
 
   typedef enum logic [1:0] { SEL_NONE, SEL_ROM, SEL_RAM, SEL_PERIPH } sel_e;
 
   function automatic logic in_region(logic [31:0] addr, logic [31:0] base, int unsigned bytes);
-    return (addr >= base) && ((addr - base) < bytes);
+    in_region = (addr >= base) && ((addr - base) < bytes);
   endfunction
 
   localparam int unsigned PeriphIdxW = (NumPeriph > 1) ? $clog2(NumPeriph) : 1;
@@ -48,16 +46,16 @@ module soc_xbar
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       isel_q <= SEL_NONE;
-    end else if (in_region(ibus_addr_i, ROM_BASE, RomBytes)) begin
+    end else if (in_region(ibus_addr_i, soc_regs_pkg::ROM_BASE, RomBytes)) begin
       isel_q <= SEL_ROM;
-    end else if (in_region(ibus_addr_i, RAM_BASE, RamBytes)) begin
+    end else if (in_region(ibus_addr_i, soc_regs_pkg::RAM_BASE, RamBytes)) begin
       isel_q <= SEL_RAM;
     end else begin
       isel_q <= SEL_NONE;
     end
   end
-  assign rom_a_addr_o = ibus_addr_i - ROM_BASE;
-  assign ram_a_addr_o = ibus_addr_i - RAM_BASE;
+  assign rom_a_addr_o = ibus_addr_i - soc_regs_pkg::ROM_BASE;
+  assign ram_a_addr_o = ibus_addr_i - soc_regs_pkg::RAM_BASE;
   assign ibus_rdata_o = (isel_q == SEL_ROM) ? rom_a_rdata_i :
                         (isel_q == SEL_RAM) ? ram_a_rdata_i : 32'h0000_0013;  // nop; err traps
   assign ibus_err_o   = (isel_q == SEL_NONE);
@@ -68,12 +66,12 @@ module soc_xbar
   logic                  derr_q;
   logic                  periph_hit;
 
-  assign pidx       = PeriphIdxW'((dbus_req_i.addr - PERIPH_BASE) >> 12);
-  assign periph_hit = in_region(dbus_req_i.addr, PERIPH_BASE, NumPeriph * 4096);
+  assign pidx       = PeriphIdxW'((dbus_req_i.addr - soc_regs_pkg::PERIPH_BASE) >> 12);
+  assign periph_hit = in_region(dbus_req_i.addr, soc_regs_pkg::PERIPH_BASE, NumPeriph * 4096);
 
   always_comb begin
-    if (in_region(dbus_req_i.addr, ROM_BASE, RomBytes) && !dbus_req_i.we) dsel = SEL_ROM;
-    else if (in_region(dbus_req_i.addr, RAM_BASE, RamBytes))               dsel = SEL_RAM;
+    if (in_region(dbus_req_i.addr, soc_regs_pkg::ROM_BASE, RomBytes) && !dbus_req_i.we) dsel = SEL_ROM;
+    else if (in_region(dbus_req_i.addr, soc_regs_pkg::RAM_BASE, RamBytes))               dsel = SEL_RAM;
     else if (periph_hit)                                                   dsel = SEL_PERIPH;
     else                                                                   dsel = SEL_NONE;
   end
@@ -90,28 +88,37 @@ module soc_xbar
     end
   end
 
-  assign rom_b_addr_o = dbus_req_i.addr - ROM_BASE;
+  assign rom_b_addr_o = dbus_req_i.addr - soc_regs_pkg::ROM_BASE;
 
   always_comb begin
     ram_b_req_o      = dbus_req_i;
     ram_b_req_o.req  = dbus_req_i.req && (dsel == SEL_RAM);
-    ram_b_req_o.addr = dbus_req_i.addr - RAM_BASE;
+    ram_b_req_o.addr = dbus_req_i.addr - soc_regs_pkg::RAM_BASE;
+  end
+
+  // Every peripheral sees the request with its window offset; only the
+  // selected one sees req.
+  soc_bus_pkg::bus_req_t periph_idle, periph_selected;
+  always_comb begin
+    periph_idle          = dbus_req_i;
+    periph_idle.req      = 1'b0;
+    periph_idle.addr     = {20'b0, dbus_req_i.addr[11:0]};
+    periph_selected      = periph_idle;
+    periph_selected.req  = 1'b1;
   end
 
   for (genvar i = 0; i < NumPeriph; i++) begin : g_periph
-    always_comb begin
-      periph_req_o[i]      = dbus_req_i;
-      periph_req_o[i].req  = dbus_req_i.req && (dsel == SEL_PERIPH) && (pidx == PeriphIdxW'(i));
-      periph_req_o[i].addr = {20'b0, dbus_req_i.addr[11:0]};
-    end
+    assign periph_req_o[i*soc_bus_pkg::BusReqW +: soc_bus_pkg::BusReqW] =
+        (dbus_req_i.req && dsel == SEL_PERIPH && pidx == PeriphIdxW'(i)) ? periph_selected : periph_idle;
   end
 
   always_comb begin
-    dbus_rsp_o = '{rdata: '0, err: derr_q};
+    dbus_rsp_o.rdata = '0;
+    dbus_rsp_o.err   = derr_q;
     unique case (dsel_q)
       SEL_ROM:    dbus_rsp_o.rdata = rom_b_rdata_i;
       SEL_RAM:    dbus_rsp_o.rdata = ram_b_rdata_i;
-      SEL_PERIPH: dbus_rsp_o       = periph_rsp_i[pidx_q];
+      SEL_PERIPH: dbus_rsp_o       = periph_rsp_i[pidx_q*soc_bus_pkg::BusRspW +: soc_bus_pkg::BusRspW];
       default: ;
     endcase
   end

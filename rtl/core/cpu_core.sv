@@ -9,7 +9,6 @@
 // Taken branches and jumps cost one bubble; loads and multiplies need no stall;
 // divisions stall EX for 33 cycles.
 module cpu_core
-  import cpu_pkg::*;
 #(
   parameter logic [31:0] HartId = 32'd0
 ) (
@@ -40,16 +39,16 @@ module cpu_core
   logic        started_q;
   logic        id_valid_q;
   logic [31:0] id_pc_q, fetch_addr;
-  decoded_t    id_dec;
+  cpu_pkg::decoded_t    id_dec;
   logic [31:0] id_rs1_value, id_rs2_value;
 
   // ---------------------------------------------------------------- EX
   logic        ex_valid_q, ex_ifault_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
-  decoded_t    ex_dec_q;
+  cpu_pkg::decoded_t    ex_dec_q;
   logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata;
-  logic        ex_branch_taken, ex_jump, ex_stall;
+  logic        ex_branch_taken, ex_jump, ex_stall, ex_eq, ex_lt, ex_ltu;
   logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
   logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_mem_access;
   logic [4:0]  ex_cause;
@@ -62,13 +61,15 @@ module cpu_core
   logic        wb_valid_q, wb_rf_we_q, wb_load_q, wb_store_q;
   logic [4:0]  wb_rd_q;
   logic [2:0]  wb_funct3_q;
-  logic [31:0] wb_result_q, wb_addr_q, wb_pc_q, wb_load_data, wb_result;
+  logic [31:0] wb_result_q, wb_addr_q, wb_load_data, wb_result;
+  logic [31:2] wb_pc_q;
   logic        wb_trap;
 
   // ---------------------------------------------------------------- traps
   logic        trap, trap_irq, irq_pending;
   logic [4:0]  trap_cause, irq_cause;
-  logic [31:0] trap_pc, trap_tval, trap_vector, mepc;
+  logic [31:2] trap_pc;  // instructions are word-aligned
+  logic [31:0] trap_tval, trap_vector, mepc;
 
   // ======================================================================
   // IF: where to fetch next. Re-fetching the word in ID holds it in a stall.
@@ -146,8 +147,8 @@ module cpu_core
 
   always_comb begin
     unique case (ex_dec_q.op_a_sel)
-      OPA_PC:   ex_op_a = ex_pc_q;
-      OPA_ZERO: ex_op_a = '0;
+      cpu_pkg::OPA_PC:   ex_op_a = ex_pc_q;
+      cpu_pkg::OPA_ZERO: ex_op_a = '0;
       default:  ex_op_a = ex_rs1;
     endcase
   end
@@ -157,18 +158,18 @@ module cpu_core
     .op_i     (ex_dec_q.alu_op),
     .a_i      (ex_op_a),
     .b_i      (ex_op_b),
-    .result_o (ex_alu_result)
+    .result_o (ex_alu_result),
+    .eq_o     (ex_eq),
+    .lt_o     (ex_lt),
+    .ltu_o    (ex_ltu)
   );
 
-  // Branches and jumps.
+  // Branches (conditions from the ALU's rs1 - rs2) and jumps.
   always_comb begin
-    unique case (ex_dec_q.funct3)
-      3'b000:  ex_branch_taken = (ex_rs1 == ex_rs2);
-      3'b001:  ex_branch_taken = (ex_rs1 != ex_rs2);
-      3'b100:  ex_branch_taken = ($signed(ex_rs1) <  $signed(ex_rs2));
-      3'b101:  ex_branch_taken = ($signed(ex_rs1) >= $signed(ex_rs2));
-      3'b110:  ex_branch_taken = (ex_rs1 <  ex_rs2);
-      default: ex_branch_taken = (ex_rs1 >= ex_rs2);
+    unique case (ex_dec_q.funct3[2:1])
+      2'b00:   ex_branch_taken = ex_eq  ^ ex_dec_q.funct3[0];  // beq, bne
+      2'b10:   ex_branch_taken = ex_lt  ^ ex_dec_q.funct3[0];  // blt, bge
+      default: ex_branch_taken = ex_ltu ^ ex_dec_q.funct3[0];  // bltu, bgeu
     endcase
   end
   assign ex_jump   = ex_dec_q.jal || ex_dec_q.jalr || (ex_dec_q.branch && ex_branch_taken);
@@ -176,7 +177,7 @@ module cpu_core
   always_comb begin
     if (ex_dec_q.mret)         ex_target = mepc;
     else if (ex_dec_q.fence_i) ex_target = ex_pc4;
-    else if (ex_dec_q.jalr)    ex_target = (ex_rs1 + ex_dec_q.imm) & ~32'd1;
+    else if (ex_dec_q.jalr)    ex_target = {ex_alu_result[31:1], 1'b0};
     else                       ex_target = ex_pc_q + ex_dec_q.imm;
   end
   assign ex_misaligned_target = ex_jump && ex_target[1];
@@ -215,7 +216,7 @@ module cpu_core
   cpu_csr #(.HartId(HartId)) u_csr (
     .clk_i,
     .rst_ni,
-    .access_i       (ex_valid_q && ex_dec_q.csr_op != CSR_NONE),
+    .access_i       (ex_valid_q && ex_dec_q.csr_op != cpu_pkg::CSR_NONE),
     .addr_i         (ex_instr_q[31:20]),
     .op_i           (ex_dec_q.csr_op),
     .write_i        (ex_dec_q.csr_write),
@@ -242,24 +243,24 @@ module cpu_core
   // Synchronous exceptions of the instruction in EX, highest priority first.
   always_comb begin
     ex_exception = 1'b1;
-    ex_cause     = EXC_ILLEGAL;
+    ex_cause     = cpu_pkg::EXC_ILLEGAL;
     ex_tval      = '0;
     if (ex_ifault_q) begin
-      ex_cause = EXC_INSTR_FAULT;
+      ex_cause = cpu_pkg::EXC_INSTR_FAULT;
       ex_tval  = ex_pc_q;
     end else if (ex_dec_q.illegal || ex_csr_illegal) begin
-      ex_cause = EXC_ILLEGAL;
+      ex_cause = cpu_pkg::EXC_ILLEGAL;
       ex_tval  = ex_instr_q;
     end else if (ex_dec_q.ecall) begin
-      ex_cause = EXC_ECALL_M;
+      ex_cause = cpu_pkg::EXC_ECALL_M;
     end else if (ex_dec_q.ebreak) begin
-      ex_cause = EXC_BREAKPOINT;
+      ex_cause = cpu_pkg::EXC_BREAKPOINT;
       ex_tval  = ex_pc_q;
     end else if (ex_misaligned_target) begin
-      ex_cause = EXC_INSTR_MISALIGNED;
+      ex_cause = cpu_pkg::EXC_INSTR_MISALIGNED;
       ex_tval  = ex_target;
     end else if ((ex_dec_q.load || ex_dec_q.store) && ex_mem_misaligned) begin
-      ex_cause = ex_dec_q.store ? EXC_STORE_MISALIGNED : EXC_LOAD_MISALIGNED;
+      ex_cause = ex_dec_q.store ? cpu_pkg::EXC_STORE_MISALIGNED : cpu_pkg::EXC_LOAD_MISALIGNED;
       ex_tval  = ex_alu_result;
     end else begin
       ex_exception = 1'b0;
@@ -287,10 +288,10 @@ module cpu_core
 
   always_comb begin
     unique case (ex_dec_q.result_sel)
-      RES_PC4: ex_result = ex_pc4;
-      RES_MUL: ex_result = (ex_dec_q.funct3[1:0] == 2'b00) ? mul_product[31:0] : mul_product[63:32];
-      RES_DIV: ex_result = div_result;
-      RES_CSR: ex_result = ex_csr_rdata;
+      cpu_pkg::RES_PC4: ex_result = ex_pc4;
+      cpu_pkg::RES_MUL: ex_result = (ex_dec_q.funct3[1:0] == 2'b00) ? mul_product[31:0] : mul_product[63:32];
+      cpu_pkg::RES_DIV: ex_result = div_result;
+      cpu_pkg::RES_CSR: ex_result = ex_csr_rdata;
       default: ex_result = ex_alu_result;
     endcase
   end
@@ -317,7 +318,7 @@ module cpu_core
       wb_funct3_q <= ex_dec_q.funct3;
       wb_result_q <= ex_result;
       wb_addr_q   <= ex_alu_result;
-      wb_pc_q     <= ex_pc_q;
+      wb_pc_q     <= ex_pc_q[31:2];
     end
   end
 
@@ -341,12 +342,12 @@ module cpu_core
   assign trap_irq   = !wb_trap && ex_irq_take;
   always_comb begin
     if (wb_trap) begin
-      trap_cause = wb_store_q ? EXC_STORE_FAULT : EXC_LOAD_FAULT;
+      trap_cause = wb_store_q ? cpu_pkg::EXC_STORE_FAULT : cpu_pkg::EXC_LOAD_FAULT;
       trap_pc    = wb_pc_q;
       trap_tval  = wb_addr_q;
     end else begin
       trap_cause = ex_irq_take ? irq_cause : ex_cause;
-      trap_pc    = ex_pc_q;
+      trap_pc    = ex_pc_q[31:2];
       trap_tval  = ex_irq_take ? '0 : ex_tval;
     end
   end

@@ -1,9 +1,7 @@
 // Machine-mode CSRs (Zicsr, Zicntr), trap entry and return state.
 // Reads or writes of an unimplemented CSR, and writes of a read-only one,
 // are reported as illegal; the core then traps instead of committing.
-module cpu_csr
-  import cpu_pkg::*;
-#(
+module cpu_csr #(
   parameter logic [31:0] HartId = 32'd0,
   parameter logic [31:0] ImpId  = 32'd1
 ) (
@@ -11,19 +9,19 @@ module cpu_csr
   input  logic        rst_ni,
 
   // Access from the EX stage. Commit only with access_i and !illegal_o.
-  input  logic        access_i,
-  input  logic [11:0] addr_i,
-  input  csr_op_e     op_i,
-  input  logic        write_i,     // the op writes (rs1 != x0 or uimm != 0 for set/clear)
-  input  logic [31:0] wdata_i,
-  output logic [31:0] rdata_o,
-  output logic        illegal_o,
+  input  logic            access_i,
+  input  logic [11:0]     addr_i,
+  input  cpu_pkg::csr_op_e op_i,
+  input  logic            write_i,     // the op writes (rs1 != x0 or uimm != 0 for set/clear)
+  input  logic [31:0]     wdata_i,
+  output logic [31:0]     rdata_o,
+  output logic            illegal_o,
 
   // Trap entry (takes priority over a CSR write in the same cycle) and mret.
   input  logic        trap_i,
   input  logic        trap_irq_i,
   input  logic [4:0]  trap_cause_i,
-  input  logic [31:0] trap_pc_i,
+  input  logic [31:2] trap_pc_i,
   input  logic [31:0] trap_tval_i,
   input  logic        mret_i,
   output logic [31:0] trap_vector_o,  // where trap_i goes
@@ -43,117 +41,132 @@ module cpu_csr
 
   logic        mie_q, mpie_q;           // mstatus.MIE / MPIE
   logic        mtie_q, meie_q;          // mie.MTIE / MEIE
-  logic [31:0] mtvec_q, mscratch_q, mepc_q, mcause_q, mtval_q;
+  logic [31:2] mtvec_base_q, mepc_q;
+  logic        mtvec_vectored_q;
+  logic        mcause_irq_q;            // mcause is WLRL: interrupt bit and a 5-bit code
+  logic [4:0]  mcause_code_q;
+  logic [31:0] mscratch_q, mtval_q;
   logic [63:0] mcycle_q, minstret_q /*verilator public_flat_rd*/;
+  logic [63:0] minstret_step;
 
-  logic [31:0] mstatus, mip, mie;
-  logic [31:0] old_value, new_value;
+  logic [31:0] new_value;
   logic        known, read_only, do_write;
 
-  assign mstatus = {19'b0, 2'b11, 3'b0, mpie_q, 3'b0, mie_q, 3'b0};
-  assign mip     = {20'b0, ext_irq_i, 3'b0, timer_irq_i, 7'b0};
-  assign mie     = {20'b0, meie_q, 3'b0, mtie_q, 7'b0};
-
+  // Read: an AND-OR of the selected CSR (cheaper than a wide case on FPGAs).
   always_comb begin
-    known     = 1'b1;
-    old_value = '0;
+    known   = 1'b1;
+    rdata_o = '0;
     unique case (addr_i)
-      CSR_MSTATUS:    old_value = mstatus;
-      CSR_MSTATUSH:   old_value = '0;
-      CSR_MISA:       old_value = 32'h4000_1100;  // MXL=32, I, M
-      CSR_MIE:        old_value = mie;
-      CSR_MTVEC:      old_value = mtvec_q;
-      CSR_MSCRATCH:   old_value = mscratch_q;
-      CSR_MEPC:       old_value = mepc_q;
-      CSR_MCAUSE:     old_value = mcause_q;
-      CSR_MTVAL:      old_value = mtval_q;
-      CSR_MIP:        old_value = mip;
-      CSR_MCYCLE,   CSR_CYCLE:    old_value = mcycle_q[31:0];
-      CSR_MCYCLEH,  CSR_CYCLEH:   old_value = mcycle_q[63:32];
-      CSR_MINSTRET, CSR_INSTRET:  old_value = minstret_q[31:0];
-      CSR_MINSTRETH, CSR_INSTRETH: old_value = minstret_q[63:32];
-      CSR_TIME:       old_value = time_i[31:0];
-      CSR_TIMEH:      old_value = time_i[63:32];
-      CSR_MVENDORID, CSR_MARCHID, CSR_MCONFIGPTR: old_value = '0;
+      cpu_pkg::CSR_MSTATUS:   rdata_o = {19'b0, 2'b11, 3'b0, mpie_q, 3'b0, mie_q, 3'b0};
+      cpu_pkg::CSR_MISA:      rdata_o = 32'h4000_1100;  // MXL=32, I, M
+      cpu_pkg::CSR_MIE:       rdata_o = {20'b0, meie_q, 3'b0, mtie_q, 7'b0};
+      cpu_pkg::CSR_MTVEC:     rdata_o = {mtvec_base_q, 1'b0, mtvec_vectored_q};
+      cpu_pkg::CSR_MSCRATCH:  rdata_o = mscratch_q;
+      cpu_pkg::CSR_MEPC:      rdata_o = {mepc_q, 2'b00};
+      cpu_pkg::CSR_MCAUSE:    rdata_o = {mcause_irq_q, 26'b0, mcause_code_q};
+      cpu_pkg::CSR_MTVAL:     rdata_o = mtval_q;
+      cpu_pkg::CSR_MIP:       rdata_o = {20'b0, ext_irq_i, 3'b0, timer_irq_i, 7'b0};
+      cpu_pkg::CSR_MCYCLE,    cpu_pkg::CSR_CYCLE:    rdata_o = mcycle_q[31:0];
+      cpu_pkg::CSR_MCYCLEH,   cpu_pkg::CSR_CYCLEH:   rdata_o = mcycle_q[63:32];
+      cpu_pkg::CSR_MINSTRET,  cpu_pkg::CSR_INSTRET:  rdata_o = minstret_q[31:0];
+      cpu_pkg::CSR_MINSTRETH, cpu_pkg::CSR_INSTRETH: rdata_o = minstret_q[63:32];
+      cpu_pkg::CSR_TIME:      rdata_o = time_i[31:0];
+      cpu_pkg::CSR_TIMEH:     rdata_o = time_i[63:32];
+      cpu_pkg::CSR_MIMPID:    rdata_o = ImpId;
+      cpu_pkg::CSR_MHARTID:   rdata_o = HartId;
+      cpu_pkg::CSR_MSTATUSH, cpu_pkg::CSR_MVENDORID, cpu_pkg::CSR_MARCHID,
+      cpu_pkg::CSR_MCONFIGPTR,
       // No debug triggers: tselect reads 0 and tdata1.type = 0 says so.
-      CSR_TSELECT, CSR_TDATA1, CSR_TDATA2:          old_value = '0;
-      CSR_MIMPID:     old_value = ImpId;
-      CSR_MHARTID:    old_value = HartId;
-      default:        known = 1'b0;
+      cpu_pkg::CSR_TSELECT, cpu_pkg::CSR_TDATA1, cpu_pkg::CSR_TDATA2: rdata_o = '0;
+      default:                known = 1'b0;
     endcase
   end
 
   always_comb begin
     unique case (op_i)
-      CSR_SET:   new_value = old_value | wdata_i;
-      CSR_CLEAR: new_value = old_value & ~wdata_i;
-      default:   new_value = wdata_i;
+      cpu_pkg::CSR_SET:   new_value = rdata_o | wdata_i;
+      cpu_pkg::CSR_CLEAR: new_value = rdata_o & ~wdata_i;
+      default:            new_value = wdata_i;
     endcase
   end
 
   assign read_only = (addr_i[11:10] == 2'b11);
   assign illegal_o = access_i && (!known || (write_i && read_only));
   assign do_write  = access_i && write_i && !illegal_o && !trap_i;
-  assign rdata_o   = old_value;
+
+  // +1, 0 or -1 (a retired access that faulted in WB is taken back).
+  assign minstret_step = {{63{instret_undo_i && !instret_i}}, instret_i ^ instret_undo_i};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mie_q      <= 1'b0;
-      mpie_q     <= 1'b0;
-      mtie_q     <= 1'b0;
-      meie_q     <= 1'b0;
-      mtvec_q    <= '0;
-      mscratch_q <= '0;
-      mepc_q     <= '0;
-      mcause_q   <= '0;
-      mtval_q    <= '0;
-      mcycle_q   <= '0;
-      minstret_q <= '0;
+      mie_q            <= 1'b0;
+      mpie_q           <= 1'b0;
+      mtie_q           <= 1'b0;
+      meie_q           <= 1'b0;
+      mtvec_base_q     <= '0;
+      mtvec_vectored_q <= 1'b0;
+      mscratch_q       <= '0;
+      mepc_q           <= '0;
+      mcause_irq_q     <= 1'b0;
+      mcause_code_q    <= '0;
+      mtval_q          <= '0;
+      mcycle_q         <= '0;
+      minstret_q       <= '0;
     end else begin
       mcycle_q   <= mcycle_q + 64'd1;
-      minstret_q <= minstret_q + 64'(instret_i) - 64'(instret_undo_i);
+      minstret_q <= minstret_q + minstret_step;
 
       if (trap_i) begin
-        mepc_q   <= trap_pc_i;
-        mcause_q <= {trap_irq_i, 26'b0, trap_cause_i};
-        mtval_q  <= trap_tval_i;
-        mpie_q   <= mie_q;
-        mie_q    <= 1'b0;
+        mepc_q        <= trap_pc_i;
+        mcause_irq_q  <= trap_irq_i;
+        mcause_code_q <= trap_cause_i;
+        mtval_q       <= trap_tval_i;
+        mpie_q        <= mie_q;
+        mie_q         <= 1'b0;
       end else if (mret_i) begin
         mie_q  <= mpie_q;
         mpie_q <= 1'b1;
       end else if (do_write) begin
         unique case (addr_i)
-          CSR_MSTATUS: begin
+          cpu_pkg::CSR_MSTATUS: begin
             mie_q  <= new_value[3];
             mpie_q <= new_value[7];
           end
-          CSR_MIE: begin
+          cpu_pkg::CSR_MIE: begin
             mtie_q <= new_value[7];
             meie_q <= new_value[11];
           end
-          CSR_MTVEC:     mtvec_q    <= {new_value[31:2], 1'b0, new_value[0]};
-          CSR_MSCRATCH:  mscratch_q <= new_value;
-          CSR_MEPC:      mepc_q     <= {new_value[31:2], 2'b00};
-          CSR_MCAUSE:    mcause_q   <= new_value;
-          CSR_MTVAL:     mtval_q    <= new_value;
-          CSR_MCYCLE:    mcycle_q[31:0]    <= new_value;
-          CSR_MCYCLEH:   mcycle_q[63:32]   <= new_value;
-          CSR_MINSTRET:  minstret_q[31:0]  <= new_value;
-          CSR_MINSTRETH: minstret_q[63:32] <= new_value;
+          cpu_pkg::CSR_MTVEC: begin
+            // Vectored mode needs a 64-byte aligned base (WARL): the vector
+            // is then a concatenation, not a sum.
+            mtvec_vectored_q <= new_value[0];
+            mtvec_base_q     <= new_value[0] ? {new_value[31:6], 4'b0} : new_value[31:2];
+          end
+          cpu_pkg::CSR_MSCRATCH:  mscratch_q        <= new_value;
+          cpu_pkg::CSR_MEPC:      mepc_q            <= new_value[31:2];
+          cpu_pkg::CSR_MCAUSE: begin
+            mcause_irq_q  <= new_value[31];
+            mcause_code_q <= new_value[4:0];
+          end
+          cpu_pkg::CSR_MTVAL:     mtval_q           <= new_value;
+          cpu_pkg::CSR_MCYCLE:    mcycle_q[31:0]    <= new_value;
+          cpu_pkg::CSR_MCYCLEH:   mcycle_q[63:32]   <= new_value;
+          cpu_pkg::CSR_MINSTRET:  minstret_q[31:0]  <= new_value;
+          cpu_pkg::CSR_MINSTRETH: minstret_q[63:32] <= new_value;
           default: ;
         endcase
       end
     end
   end
 
-  // Vectored mode sends interrupts to base + 4 * cause.
-  assign trap_vector_o = (trap_irq_i && mtvec_q[0]) ? {mtvec_q[31:2], 2'b00} + {25'b0, trap_cause_i, 2'b00}
-                                                    : {mtvec_q[31:2], 2'b00};
-  assign mepc_o = mepc_q;
+  // Interrupt causes are 7 and 11, so the vector fits in bits [5:2].
+  assign trap_vector_o = (trap_irq_i && mtvec_vectored_q)
+                         ? {mtvec_base_q[31:6], trap_cause_i[3:0], 2'b00}
+                         : {mtvec_base_q, 2'b00};
+  assign mepc_o = {mepc_q, 2'b00};
 
   // External interrupts take priority over timer interrupts.
   assign irq_pending_o = mie_q && ((meie_q && ext_irq_i) || (mtie_q && timer_irq_i));
-  assign irq_cause_o   = (meie_q && ext_irq_i) ? IRQ_EXTERNAL : IRQ_TIMER;
+  assign irq_cause_o   = (meie_q && ext_irq_i) ? cpu_pkg::IRQ_EXTERNAL : cpu_pkg::IRQ_TIMER;
 
 endmodule : cpu_csr

@@ -1,10 +1,9 @@
 // RV32IM + Zicsr instruction decoder. Anything not in those extensions (or a
 // malformed encoding of them) is flagged illegal.
 module cpu_decoder
-  import cpu_pkg::*;
 (
   input  logic [31:0] instr_i,
-  output decoded_t    dec_o
+  output cpu_pkg::decoded_t    dec_o
 );
 
   logic [6:0] opcode;
@@ -27,110 +26,112 @@ module cpu_decoder
 
   always_comb begin
     dec_o            = '0;
-    dec_o.alu_op     = ALU_ADD;
-    dec_o.op_a_sel   = OPA_RS1;
-    dec_o.result_sel = RES_ALU;
-    dec_o.csr_op     = CSR_NONE;
+    dec_o.alu_op     = cpu_pkg::ALU_ADD;
+    dec_o.op_a_sel   = cpu_pkg::OPA_RS1;
+    dec_o.result_sel = cpu_pkg::RES_ALU;
+    dec_o.csr_op     = cpu_pkg::CSR_NONE;
     dec_o.rd         = rd;
     dec_o.rs1        = rs1;
     dec_o.rs2        = instr_i[24:20];
     dec_o.funct3     = funct3;
 
     unique case (opcode)
-      OPC_LUI: begin
-        dec_o.op_a_sel = OPA_ZERO;
+      cpu_pkg::OPC_LUI: begin
+        dec_o.op_a_sel = cpu_pkg::OPA_ZERO;
         dec_o.op_b_imm = 1'b1;
         dec_o.imm      = imm_u;
         dec_o.rf_we    = 1'b1;
       end
-      OPC_AUIPC: begin
-        dec_o.op_a_sel = OPA_PC;
+      cpu_pkg::OPC_AUIPC: begin
+        dec_o.op_a_sel = cpu_pkg::OPA_PC;
         dec_o.op_b_imm = 1'b1;
         dec_o.imm      = imm_u;
         dec_o.rf_we    = 1'b1;
       end
-      OPC_JAL: begin
+      cpu_pkg::OPC_JAL: begin
         dec_o.jal        = 1'b1;
         dec_o.imm        = imm_j;
-        dec_o.result_sel = RES_PC4;
+        dec_o.result_sel = cpu_pkg::RES_PC4;
         dec_o.rf_we      = 1'b1;
       end
-      OPC_JALR: begin
+      cpu_pkg::OPC_JALR: begin
         dec_o.jalr       = 1'b1;
+        dec_o.op_b_imm   = 1'b1;  // the ALU adds rs1 + imm for the target
         dec_o.imm        = imm_i;
-        dec_o.result_sel = RES_PC4;
+        dec_o.result_sel = cpu_pkg::RES_PC4;
         dec_o.rf_we      = 1'b1;
         dec_o.illegal    = (funct3 != 3'b000);
       end
-      OPC_BRANCH: begin
+      cpu_pkg::OPC_BRANCH: begin
         dec_o.branch  = 1'b1;
+        dec_o.alu_op  = cpu_pkg::ALU_SUB;  // flags for the condition
         dec_o.imm     = imm_b;
         dec_o.illegal = (funct3 == 3'b010) || (funct3 == 3'b011);
       end
-      OPC_LOAD: begin
+      cpu_pkg::OPC_LOAD: begin
         dec_o.load       = 1'b1;
         dec_o.op_b_imm   = 1'b1;
         dec_o.imm        = imm_i;
-        dec_o.result_sel = RES_LOAD;
+        dec_o.result_sel = cpu_pkg::RES_LOAD;
         dec_o.rf_we      = 1'b1;
         dec_o.illegal    = (funct3 == 3'b011) || (funct3 == 3'b110) || (funct3 == 3'b111);
       end
-      OPC_STORE: begin
+      cpu_pkg::OPC_STORE: begin
         dec_o.store    = 1'b1;
         dec_o.op_b_imm = 1'b1;
         dec_o.imm      = imm_s;
         dec_o.illegal  = (funct3 > 3'b010);
       end
-      OPC_OP_IMM: begin
+      cpu_pkg::OPC_OP_IMM: begin
         dec_o.op_b_imm = 1'b1;
         dec_o.imm      = imm_i;
         dec_o.rf_we    = 1'b1;
         unique case (funct3)
-          3'b000: dec_o.alu_op = ALU_ADD;
-          3'b010: dec_o.alu_op = ALU_SLT;
-          3'b011: dec_o.alu_op = ALU_SLTU;
-          3'b100: dec_o.alu_op = ALU_XOR;
-          3'b110: dec_o.alu_op = ALU_OR;
-          3'b111: dec_o.alu_op = ALU_AND;
+          3'b000: dec_o.alu_op = cpu_pkg::ALU_ADD;
+          3'b010: dec_o.alu_op = cpu_pkg::ALU_SLT;
+          3'b011: dec_o.alu_op = cpu_pkg::ALU_SLTU;
+          3'b100: dec_o.alu_op = cpu_pkg::ALU_XOR;
+          3'b110: dec_o.alu_op = cpu_pkg::ALU_OR;
+          3'b111: dec_o.alu_op = cpu_pkg::ALU_AND;
           3'b001: begin
-            dec_o.alu_op  = ALU_SLL;
+            dec_o.alu_op  = cpu_pkg::ALU_SLL;
             dec_o.illegal = (funct7 != 7'b0000000);
           end
           3'b101: begin
-            dec_o.alu_op  = funct7[5] ? ALU_SRA : ALU_SRL;
+            dec_o.alu_op  = funct7[5] ? cpu_pkg::ALU_SRA : cpu_pkg::ALU_SRL;
             dec_o.illegal = (funct7 != 7'b0000000) && (funct7 != 7'b0100000);
           end
           default: ;
         endcase
       end
-      OPC_OP: begin
+      cpu_pkg::OPC_OP: begin
         dec_o.rf_we = 1'b1;
         if (funct7 == 7'b0000001) begin
           dec_o.div        = funct3[2];
-          dec_o.result_sel = funct3[2] ? RES_DIV : RES_MUL;
+          dec_o.result_sel = funct3[2] ? cpu_pkg::RES_DIV : cpu_pkg::RES_MUL;
         end else begin
           dec_o.illegal = (funct7 != 7'b0000000) &&
                           !(funct7 == 7'b0100000 && (funct3 == 3'b000 || funct3 == 3'b101));
           unique case (funct3)
-            3'b000: dec_o.alu_op = funct7[5] ? ALU_SUB : ALU_ADD;
-            3'b001: dec_o.alu_op = ALU_SLL;
-            3'b010: dec_o.alu_op = ALU_SLT;
-            3'b011: dec_o.alu_op = ALU_SLTU;
-            3'b100: dec_o.alu_op = ALU_XOR;
-            3'b101: dec_o.alu_op = funct7[5] ? ALU_SRA : ALU_SRL;
-            3'b110: dec_o.alu_op = ALU_OR;
-            3'b111: dec_o.alu_op = ALU_AND;
+            3'b000: dec_o.alu_op = funct7[5] ? cpu_pkg::ALU_SUB : cpu_pkg::ALU_ADD;
+            3'b001: dec_o.alu_op = cpu_pkg::ALU_SLL;
+            3'b010: dec_o.alu_op = cpu_pkg::ALU_SLT;
+            3'b011: dec_o.alu_op = cpu_pkg::ALU_SLTU;
+            3'b100: dec_o.alu_op = cpu_pkg::ALU_XOR;
+            3'b101: dec_o.alu_op = funct7[5] ? cpu_pkg::ALU_SRA : cpu_pkg::ALU_SRL;
+            3'b110: dec_o.alu_op = cpu_pkg::ALU_OR;
+            3'b111: dec_o.alu_op = cpu_pkg::ALU_AND;
             default: ;
           endcase
         end
       end
-      OPC_MISC_MEM: begin
+      cpu_pkg::OPC_MISC_MEM: begin
         // FENCE orders nothing here (one in-order hart, no caches); FENCE.I
         // refetches everything after it.
         dec_o.fence_i = (funct3 == 3'b001);
         dec_o.illegal = (funct3 != 3'b000) && (funct3 != 3'b001);
       end
-      OPC_SYSTEM: begin
+      cpu_pkg::OPC_SYSTEM: begin
         if (funct3 == 3'b000) begin
           if (rd != 5'd0 || rs1 != 5'd0) begin
             dec_o.illegal = 1'b1;
@@ -146,13 +147,13 @@ module cpu_decoder
         end else if (funct3 == 3'b100) begin
           dec_o.illegal = 1'b1;
         end else begin
-          dec_o.result_sel = RES_CSR;
+          dec_o.result_sel = cpu_pkg::RES_CSR;
           dec_o.rf_we      = 1'b1;
           dec_o.imm        = {27'b0, rs1};  // uimm of csrr*i
           unique case (funct3[1:0])
-            2'b01:   dec_o.csr_op = CSR_WRITE;
-            2'b10:   dec_o.csr_op = CSR_SET;
-            default: dec_o.csr_op = CSR_CLEAR;
+            2'b01:   dec_o.csr_op = cpu_pkg::CSR_WRITE;
+            2'b10:   dec_o.csr_op = cpu_pkg::CSR_SET;
+            default: dec_o.csr_op = cpu_pkg::CSR_CLEAR;
           endcase
           dec_o.csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
         end
@@ -169,7 +170,7 @@ module cpu_decoder
       dec_o.jal    = 1'b0;
       dec_o.jalr   = 1'b0;
       dec_o.div    = 1'b0;
-      dec_o.csr_op = CSR_NONE;
+      dec_o.csr_op = cpu_pkg::CSR_NONE;
     end
   end
 

@@ -18,9 +18,9 @@ module cpu_regfile (
   end
 
   function automatic logic [31:0] read_port(logic [4:0] addr);
-    if (addr == 5'd0)                  return '0;
-    if (we_i && waddr_i == addr)       return wdata_i;
-    return regs_q[addr];
+    if (addr == 5'd0)                 read_port = '0;
+    else if (we_i && waddr_i == addr) read_port = wdata_i;
+    else                              read_port = regs_q[addr];
   endfunction
 
   assign rdata_a_o = read_port(raddr_a_i);

@@ -5,7 +5,7 @@
 module soc_ram #(
   parameter int unsigned Bytes    = 4096,
   parameter logic [31:0] BaseAddr = 32'h0,
-  parameter string       InitFile = "",
+  parameter              InitFile = "",  // a string
   localparam int unsigned Words = Bytes / 4,
   localparam int unsigned AddrW = $clog2(Words)
 ) (

@@ -2,21 +2,19 @@
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
 // the ports directly.
 module soc_top
-  import soc_bus_pkg::*;
-  import soc_regs_pkg::*;
 #(
   parameter int unsigned ClkHz    = 50_000_000,
   parameter int unsigned Baud     = 115_200,
   parameter int unsigned RamBytes = 65536,
   parameter int unsigned RomBytes = 16384,
-  parameter string       RamInit  = "",
-  parameter string       RomInit  = "",
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = "",
   parameter bit          Sim      = 1'b0,
   parameter int unsigned GpioWidth = 8
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic [31:0]          boot_addr_i,   // ROM_BASE on boards; ELF entry in simulation
+  input  logic [31:0]          boot_addr_i,   // soc_regs_pkg::ROM_BASE on boards; ELF entry in simulation
   input  logic [31:0]          tohost_addr_i, // 0 on boards
   input  logic                 uart_rx_i,
   output logic                 uart_tx_o,
@@ -26,18 +24,18 @@ module soc_top
   output logic [31:0]          exit_code_o
 );
 
+  // Peripheral windows in address order (see regmap.toml).
   localparam int unsigned NumPeriph = 4;
-  localparam int unsigned PeriphUart = 0, PeriphTimer = 1, PeriphGpio = 2, PeriphSysctl = 3;
 
   logic [31:0] ibus_addr, ibus_rdata;
   logic        ibus_err;
-  bus_req_t    dbus_req;
-  bus_rsp_t    dbus_rsp;
+  soc_bus_pkg::bus_req_t    dbus_req;
+  soc_bus_pkg::bus_rsp_t    dbus_rsp;
   logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
   logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata;
-  bus_req_t    ram_b_req;
-  bus_req_t    periph_req [NumPeriph];
-  bus_rsp_t    periph_rsp [NumPeriph];
+  soc_bus_pkg::bus_req_t    ram_b_req;
+  soc_bus_pkg::bus_req_t uart_req, timer_req, gpio_req, sysctl_req;
+  soc_bus_pkg::bus_rsp_t uart_rsp, timer_rsp, gpio_rsp, sysctl_rsp;
   logic        timer_irq, ext_irq, uart_irq, gpio_irq;
   logic [63:0] mtime;
 
@@ -80,14 +78,14 @@ module soc_top
     .ram_a_rdata_i (ram_a_rdata),
     .ram_b_req_o   (ram_b_req),
     .ram_b_rdata_i (ram_b_rdata),
-    .periph_req_o  (periph_req),
-    .periph_rsp_i  (periph_rsp)
+    .periph_req_o  ({sysctl_req, gpio_req, timer_req, uart_req}),
+    .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp})
   );
 
   localparam int unsigned RomAw = $clog2(RomBytes / 4);
   localparam int unsigned RamAw = $clog2(RamBytes / 4);
 
-  soc_ram #(.Bytes(RomBytes), .BaseAddr(ROM_BASE), .InitFile(RomInit)) u_rom (
+  soc_ram #(.Bytes(RomBytes), .BaseAddr(soc_regs_pkg::ROM_BASE), .InitFile(RomInit)) u_rom (
     .clk_i,
     .a_addr_i  (rom_a_addr[RomAw+1:2]),
     .a_rdata_o (rom_a_rdata),
@@ -99,7 +97,7 @@ module soc_top
     .b_rdata_o (rom_b_rdata)
   );
 
-  soc_ram #(.Bytes(RamBytes), .BaseAddr(RAM_BASE), .InitFile(RamInit)) u_ram (
+  soc_ram #(.Bytes(RamBytes), .BaseAddr(soc_regs_pkg::RAM_BASE), .InitFile(RamInit)) u_ram (
     .clk_i,
     .a_addr_i  (ram_a_addr[RamAw+1:2]),
     .a_rdata_o (ram_a_rdata),
@@ -114,8 +112,8 @@ module soc_top
   uart #(.DivisorDefault(16'(ClkHz / Baud))) u_uart (
     .clk_i,
     .rst_ni,
-    .req_i (periph_req[PeriphUart]),
-    .rsp_o (periph_rsp[PeriphUart]),
+    .req_i (uart_req),
+    .rsp_o (uart_rsp),
     .rx_i  (uart_rx_i),
     .tx_o  (uart_tx_o),
     .irq_o (uart_irq)
@@ -124,8 +122,8 @@ module soc_top
   timer u_timer (
     .clk_i,
     .rst_ni,
-    .req_i   (periph_req[PeriphTimer]),
-    .rsp_o   (periph_rsp[PeriphTimer]),
+    .req_i (timer_req),
+    .rsp_o (timer_rsp),
     .mtime_o (mtime),
     .irq_o   (timer_irq)
   );
@@ -133,8 +131,8 @@ module soc_top
   gpio #(.Width(GpioWidth)) u_gpio (
     .clk_i,
     .rst_ni,
-    .req_i  (periph_req[PeriphGpio]),
-    .rsp_o  (periph_rsp[PeriphGpio]),
+    .req_i (gpio_req),
+    .rsp_o (gpio_rsp),
     .gpio_i,
     .gpio_o,
     .irq_o  (gpio_irq)
@@ -149,8 +147,8 @@ module soc_top
   ) u_sysctl (
     .clk_i,
     .rst_ni,
-    .req_i         (periph_req[PeriphSysctl]),
-    .rsp_o         (periph_rsp[PeriphSysctl]),
+    .req_i (sysctl_req),
+    .rsp_o (sysctl_rsp),
     .snoop_i       (dbus_req),
     .tohost_addr_i,
     .irq_sources_i ({gpio_irq, uart_irq}),

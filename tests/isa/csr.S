@@ -78,10 +78,18 @@ TEST_BEGIN
   csrw mtvec, a1
   csrr a0, mtvec
   EXPECT(a0, 0x80001001)
-  li a1, 0x80001007
+  li a1, 0x80001007             /* reserved mode 3 reads as vectored */
   csrw mtvec, a1
   csrr a0, mtvec
-  EXPECT(a0, 0x80001005)
+  EXPECT(a0, 0x80001001)
+  li a1, 0x80001045             /* vectored: base aligned to 64 bytes */
+  csrw mtvec, a1
+  csrr a0, mtvec
+  EXPECT(a0, 0x80001041)
+  li a1, 0x80001044             /* direct: 4-byte aligned */
+  csrw mtvec, a1
+  csrr a0, mtvec
+  EXPECT(a0, 0x80001044)
   csrw mtvec, s5
 
   CASE(8)  /* mepc clears its two low bits; mcause, mtval hold anything */

@@ -17,6 +17,8 @@ module tb_xbar;
   bus_req_t ram_b_req;
   bus_req_t periph_req [NumPeriph];
   bus_rsp_t periph_rsp [NumPeriph];
+  logic [NumPeriph*BusReqW-1:0] periph_req_flat;
+  logic [NumPeriph*BusRspW-1:0] periph_rsp_flat;
   int unsigned periph_hits [NumPeriph];
 
   always #5 clk = ~clk;
@@ -29,7 +31,7 @@ module tb_xbar;
     .rom_b_addr_o(rom_b_addr), .rom_b_rdata_i(32'hB000_0000 | rom_b_addr_q),
     .ram_a_addr_o(ram_a_addr), .ram_a_rdata_i(32'hC000_0000 | ram_a_addr_q),
     .ram_b_req_o(ram_b_req), .ram_b_rdata_i(ram_b_rdata_q),
-    .periph_req_o(periph_req), .periph_rsp_i(periph_rsp)
+    .periph_req_o(periph_req_flat), .periph_rsp_i(periph_rsp_flat)
   );
 
   // Device models: memories echo their (registered) offset, peripherals
@@ -43,6 +45,8 @@ module tb_xbar;
     if (ram_b_req.req && ram_b_req.we) ram_last_write <= ram_b_req.wdata;
   end
   for (genvar i = 0; i < NumPeriph; i++) begin : g_periph
+    assign periph_req[i] = periph_req_flat[i*BusReqW +: BusReqW];
+    assign periph_rsp_flat[i*BusRspW +: BusRspW] = periph_rsp[i];
     always_ff @(posedge clk) begin
       periph_rsp[i] <= '{rdata: 32'hE000_0000 | (i << 16) | periph_req[i].addr, err: 1'b0};
       if (periph_req[i].req) periph_hits[i]++;
@@ -75,6 +79,7 @@ module tb_xbar;
 
   logic e;
   initial begin
+    tb_check($bits(bus_req_t) == BusReqW && $bits(bus_rsp_t) == BusRspW, "BusReqW/BusRspW match the types");
     repeat (2) @(posedge clk);
     rst_n = 1;
 

@@ -1,15 +1,13 @@
 // GPIO: output register (LEDs) and synchronised inputs (buttons) with
 // per-input rising-edge interrupts.
 module gpio
-  import soc_bus_pkg::*;
-  import soc_regs_pkg::*;
 #(
   parameter int unsigned Width = 8
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
-  input  bus_req_t         req_i,
-  output bus_rsp_t         rsp_o,
+  input  soc_bus_pkg::bus_req_t         req_i,
+  output soc_bus_pkg::bus_rsp_t         rsp_o,
   input  logic [Width-1:0] gpio_i,
   output logic [Width-1:0] gpio_o,
   output logic             irq_o
@@ -38,19 +36,19 @@ module gpio
       rsp_o <= '0;
       if (req_i.req) begin
         unique case (req_i.addr[11:0])
-          GPIO_OUT_OFFSET: begin
+          soc_regs_pkg::GPIO_OUT_OFFSET: begin
             rsp_o.rdata <= 32'(gpio_o);
             if (wr) gpio_o <= req_i.wdata[Width-1:0];
           end
-          GPIO_IN_OFFSET: begin
+          soc_regs_pkg::GPIO_IN_OFFSET: begin
             rsp_o.rdata <= 32'(in_q);
             rsp_o.err   <= wr;
           end
-          GPIO_IRQ_ENABLE_OFFSET: begin
+          soc_regs_pkg::GPIO_IRQ_ENABLE_OFFSET: begin
             rsp_o.rdata <= 32'(irq_enable_q);
             if (wr) irq_enable_q <= req_i.wdata[Width-1:0];
           end
-          GPIO_IRQ_PENDING_OFFSET: begin
+          soc_regs_pkg::GPIO_IRQ_PENDING_OFFSET: begin
             rsp_o.rdata <= 32'(irq_pending_q);
             if (wr) irq_pending_q <= (irq_pending_q | (in_q & ~in_prev_q & irq_enable_q))
                                      & ~req_i.wdata[Width-1:0];

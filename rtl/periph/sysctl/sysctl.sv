@@ -1,8 +1,6 @@
 // System information, simulation control and the external-interrupt
 // combiner. Also watches data writes for the riscv-tests "tohost" word.
 module sysctl
-  import soc_bus_pkg::*;
-  import soc_regs_pkg::*;
 #(
   parameter int unsigned ClkHz    = 50_000_000,
   parameter int unsigned Baud     = 115_200,
@@ -12,11 +10,11 @@ module sysctl
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  bus_req_t    req_i,
-  output bus_rsp_t    rsp_o,
+  input  soc_bus_pkg::bus_req_t    req_i,
+  output soc_bus_pkg::bus_rsp_t    rsp_o,
 
   // Every data-bus request, for the tohost watch (0 disables it).
-  input  bus_req_t    snoop_i,
+  input  soc_bus_pkg::bus_req_t    snoop_i,
   input  logic [31:0] tohost_addr_i,
 
   input  logic [1:0]  irq_sources_i,  // {gpio, uart}
@@ -31,9 +29,16 @@ module sysctl
   logic [NumIrq-1:0] irq_enable_q, irq_pending;
   logic              soft_irq_q;
   logic [31:0]       scratch_q;
-  logic              wr;
+  logic              wr, read_only;
 
   assign wr          = req_i.req && req_i.we;
+  // Writes to these are refused with a bus error.
+  assign read_only   = (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_CLK_HZ_OFFSET) ||
+                       (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_RAM_SIZE_OFFSET) ||
+                       (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_ROM_SIZE_OFFSET) ||
+                       (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_FEATURES_OFFSET) ||
+                       (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_BAUD_OFFSET) ||
+                       (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET);
   assign irq_pending = {soft_irq_q, irq_sources_i};
   assign ext_irq_o   = |(irq_pending & irq_enable_q);
 
@@ -56,39 +61,34 @@ module sysctl
       rsp_o <= '0;
       if (req_i.req) begin
         unique case (req_i.addr[11:0])
-          SYSCTL_CLK_HZ_OFFSET:      rsp_o.rdata <= ClkHz;
-          SYSCTL_RAM_SIZE_OFFSET:    rsp_o.rdata <= RamBytes;
-          SYSCTL_ROM_SIZE_OFFSET:    rsp_o.rdata <= RomBytes;
-          SYSCTL_FEATURES_OFFSET:    rsp_o.rdata <= Features;
-          SYSCTL_BAUD_OFFSET:        rsp_o.rdata <= Baud;
-          SYSCTL_EXIT_OFFSET: begin
+          soc_regs_pkg::SYSCTL_CLK_HZ_OFFSET:      rsp_o.rdata <= ClkHz;
+          soc_regs_pkg::SYSCTL_RAM_SIZE_OFFSET:    rsp_o.rdata <= RamBytes;
+          soc_regs_pkg::SYSCTL_ROM_SIZE_OFFSET:    rsp_o.rdata <= RomBytes;
+          soc_regs_pkg::SYSCTL_FEATURES_OFFSET:    rsp_o.rdata <= Features;
+          soc_regs_pkg::SYSCTL_BAUD_OFFSET:        rsp_o.rdata <= Baud;
+          soc_regs_pkg::SYSCTL_EXIT_OFFSET: begin
             rsp_o.err <= !req_i.we;
             if (wr) begin
               exit_valid_o <= 1'b1;
               exit_code_o  <= req_i.wdata;
             end
           end
-          SYSCTL_IRQ_PENDING_OFFSET: rsp_o.rdata <= 32'(irq_pending);
-          SYSCTL_IRQ_ENABLE_OFFSET: begin
+          soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET: rsp_o.rdata <= 32'(irq_pending);
+          soc_regs_pkg::SYSCTL_IRQ_ENABLE_OFFSET: begin
             rsp_o.rdata <= 32'(irq_enable_q);
             if (wr) irq_enable_q <= req_i.wdata[NumIrq-1:0];
           end
-          SYSCTL_SOFT_IRQ_OFFSET: begin
+          soc_regs_pkg::SYSCTL_SOFT_IRQ_OFFSET: begin
             rsp_o.rdata <= {31'b0, soft_irq_q};
             if (wr) soft_irq_q <= req_i.wdata[0];
           end
-          SYSCTL_SCRATCH_OFFSET: begin
+          soc_regs_pkg::SYSCTL_SCRATCH_OFFSET: begin
             rsp_o.rdata <= scratch_q;
             if (wr) scratch_q <= req_i.wdata;
           end
           default: rsp_o.err <= 1'b1;
         endcase
-        // Read-only registers refuse writes.
-        if (wr && req_i.addr[11:0] inside {SYSCTL_CLK_HZ_OFFSET, SYSCTL_RAM_SIZE_OFFSET,
-            SYSCTL_ROM_SIZE_OFFSET, SYSCTL_FEATURES_OFFSET, SYSCTL_BAUD_OFFSET,
-            SYSCTL_IRQ_PENDING_OFFSET}) begin
-          rsp_o.err <= 1'b1;
-        end
+        if (wr && read_only) rsp_o.err <= 1'b1;
       end
     end
   end

@@ -1,13 +1,11 @@
 // Machine timer: mtime counts clock cycles; the interrupt is pending while
 // mtime >= mtimecmp. mtime also feeds the core's time CSR.
 module timer
-  import soc_bus_pkg::*;
-  import soc_regs_pkg::*;
 (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  bus_req_t    req_i,
-  output bus_rsp_t    rsp_o,
+  input  soc_bus_pkg::bus_req_t    req_i,
+  output soc_bus_pkg::bus_rsp_t    rsp_o,
   output logic [63:0] mtime_o,
   output logic        irq_o
 );
@@ -27,19 +25,19 @@ module timer
       rsp_o   <= '0;
       if (req_i.req) begin
         unique case (req_i.addr[11:0])
-          TIMER_MTIME_LO_OFFSET: begin
+          soc_regs_pkg::TIMER_MTIME_LO_OFFSET: begin
             rsp_o.rdata <= mtime_q[31:0];
             if (wr) mtime_q[31:0] <= req_i.wdata;
           end
-          TIMER_MTIME_HI_OFFSET: begin
+          soc_regs_pkg::TIMER_MTIME_HI_OFFSET: begin
             rsp_o.rdata <= mtime_q[63:32];
             if (wr) mtime_q[63:32] <= req_i.wdata;
           end
-          TIMER_MTIMECMP_LO_OFFSET: begin
+          soc_regs_pkg::TIMER_MTIMECMP_LO_OFFSET: begin
             rsp_o.rdata <= mtimecmp_q[31:0];
             if (wr) mtimecmp_q[31:0] <= req_i.wdata;
           end
-          TIMER_MTIMECMP_HI_OFFSET: begin
+          soc_regs_pkg::TIMER_MTIMECMP_HI_OFFSET: begin
             rsp_o.rdata <= mtimecmp_q[63:32];
             if (wr) mtimecmp_q[63:32] <= req_i.wdata;
           end

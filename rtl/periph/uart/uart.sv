@@ -1,16 +1,14 @@
 // UART with RX/TX FIFOs, a programmable divisor and a level interrupt.
 // Registers: see the UART block in rtl/soc/regmap.toml.
 module uart
-  import soc_bus_pkg::*;
-  import soc_regs_pkg::*;
 #(
   parameter int unsigned FifoDepth      = 32,
   parameter logic [15:0] DivisorDefault = 16'd434
 ) (
   input  logic     clk_i,
   input  logic     rst_ni,
-  input  bus_req_t req_i,
-  output bus_rsp_t rsp_o,
+  input  soc_bus_pkg::bus_req_t req_i,
+  output soc_bus_pkg::bus_rsp_t rsp_o,
   input  logic     rx_i,
   output logic     tx_o,
   output logic     irq_o
@@ -47,7 +45,7 @@ module uart
     .full_o  (tx_full),
     .level_o (tx_level)
   );
-  assign tx_push = wr && offset == UART_DATA_OFFSET;
+  assign tx_push = wr && offset == soc_regs_pkg::UART_DATA_OFFSET;
 
   uart_tx u_tx (
     .clk_i, .rst_ni,
@@ -68,7 +66,7 @@ module uart
     .frame_error_o (rx_frame_error)
   );
 
-  assign rx_pop = rd && offset == UART_DATA_OFFSET;
+  assign rx_pop = rd && offset == soc_regs_pkg::UART_DATA_OFFSET;
   sync_fifo #(.Width(8), .Depth(FifoDepth)) u_rx_fifo (
     .clk_i, .rst_ni,
     .push_i  (rx_push),
@@ -82,14 +80,14 @@ module uart
 
   always_comb begin
     status = '0;
-    status[UART_STATUS_TX_FULL_LSB]     = tx_full;
-    status[UART_STATUS_TX_IDLE_LSB]     = tx_empty && !tx_busy;
-    status[UART_STATUS_RX_VALID_LSB]    = !rx_empty;
-    status[UART_STATUS_RX_FULL_LSB]     = rx_full;
-    status[UART_STATUS_RX_OVERRUN_LSB]  = overrun_q;
-    status[UART_STATUS_FRAME_ERROR_LSB] = frame_error_q;
-    status[UART_STATUS_RX_LEVEL_LSB +: UART_STATUS_RX_LEVEL_WIDTH] = 8'(rx_level);
-    status[UART_STATUS_TX_LEVEL_LSB +: UART_STATUS_TX_LEVEL_WIDTH] = 8'(tx_level);
+    status[soc_regs_pkg::UART_STATUS_TX_FULL_LSB]     = tx_full;
+    status[soc_regs_pkg::UART_STATUS_TX_IDLE_LSB]     = tx_empty && !tx_busy;
+    status[soc_regs_pkg::UART_STATUS_RX_VALID_LSB]    = !rx_empty;
+    status[soc_regs_pkg::UART_STATUS_RX_FULL_LSB]     = rx_full;
+    status[soc_regs_pkg::UART_STATUS_RX_OVERRUN_LSB]  = overrun_q;
+    status[soc_regs_pkg::UART_STATUS_FRAME_ERROR_LSB] = frame_error_q;
+    status[soc_regs_pkg::UART_STATUS_RX_LEVEL_LSB +: soc_regs_pkg::UART_STATUS_RX_LEVEL_WIDTH] = 8'(rx_level);
+    status[soc_regs_pkg::UART_STATUS_TX_LEVEL_LSB +: soc_regs_pkg::UART_STATUS_TX_LEVEL_WIDTH] = 8'(tx_level);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -106,20 +104,20 @@ module uart
       rsp_o <= '0;
       if (req_i.req) begin
         unique case (offset)
-          UART_DATA_OFFSET: begin
-            rsp_o.rdata <= rx_empty ? (32'd1 << UART_DATA_RX_EMPTY_LSB)
-                                    : (32'(rx_data) << UART_DATA_BYTE_LSB);
+          soc_regs_pkg::UART_DATA_OFFSET: begin
+            rsp_o.rdata <= rx_empty ? (32'd1 << soc_regs_pkg::UART_DATA_RX_EMPTY_LSB)
+                                    : (32'(rx_data) << soc_regs_pkg::UART_DATA_BYTE_LSB);
           end
-          UART_STATUS_OFFSET: begin
+          soc_regs_pkg::UART_STATUS_OFFSET: begin
             rsp_o.rdata <= status;
-            if (req_i.we && req_i.wdata[UART_STATUS_RX_OVERRUN_LSB])  overrun_q     <= 1'b0;
-            if (req_i.we && req_i.wdata[UART_STATUS_FRAME_ERROR_LSB]) frame_error_q <= 1'b0;
+            if (req_i.we && req_i.wdata[soc_regs_pkg::UART_STATUS_RX_OVERRUN_LSB])  overrun_q     <= 1'b0;
+            if (req_i.we && req_i.wdata[soc_regs_pkg::UART_STATUS_FRAME_ERROR_LSB]) frame_error_q <= 1'b0;
           end
-          UART_DIVISOR_OFFSET: begin
+          soc_regs_pkg::UART_DIVISOR_OFFSET: begin
             rsp_o.rdata <= {16'b0, divisor_q};
             if (req_i.we) divisor_q <= (req_i.wdata[15:0] < 16'd4) ? 16'd4 : req_i.wdata[15:0];
           end
-          UART_IRQ_ENABLE_OFFSET: begin
+          soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: begin
             rsp_o.rdata <= {30'b0, irq_enable_q};
             if (req_i.we) irq_enable_q <= req_i.wdata[1:0];
           end
