@@ -1,0 +1,39 @@
+# Benchmarks and synthesis counts. Every figure is a line
+# "BENCH <name> <value> <unit>", collected in $(BENCH_DIR)/*.txt.
+BENCH_DIR   := $(BUILD)/bench
+SYNTH_DIR   := $(BUILD)/synth
+# Resource counts use -nowidelut: ABC's LUT5+ packing costs far more LUT4s
+# on this design (see docs/synthesis.md); the board flow uses the same.
+ECP5_SYNTH  := synth_ecp5 -nowidelut
+XC7_SYNTH   := synth_xilinx -family xc7
+# The SoC as counted: 64 KiB RAM, 16 KiB ROM (block RAM either way).
+SYNTH_SOC_PARAMS := chparam -set RamBytes 65536 -set RomBytes 16384 soc_top;
+
+.PHONY: synth bench bench-sim bench-cpu
+synth: $(BENCH_DIR)/synth.txt
+	@cat $<
+
+$(SYNTH_DIR)/%.json: $(RTL_ALL) mk/bench.mk | deps
+	@mkdir -p $(SYNTH_DIR)
+	$(eval parts := $(subst _, ,$*))
+	$(eval top := $(if $(filter core,$(word 1,$(parts))),cpu_core,soc_top))
+	$(eval flow := $(if $(filter ecp5,$(word 2,$(parts))),$(ECP5_SYNTH),$(XC7_SYNTH)))
+	yosys -q -l $(SYNTH_DIR)/$*.log -p "read_verilog -sv $(RTL_ALL); \
+	  $(if $(filter soc,$(word 1,$(parts))),$(SYNTH_SOC_PARAMS)) $(flow) -top $(top); \
+	  tee -q -o $@ stat -json"
+
+$(BENCH_DIR)/synth.txt: $(foreach d,core soc,$(foreach a,ecp5 xc7,$(SYNTH_DIR)/$(d)_$(a).json))
+	@mkdir -p $(BENCH_DIR)
+	@for d in core soc; do for a in ecp5 xc7; do \
+	  $(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/$${d}_$$a.json --prefix $$d --arch $$a; \
+	done; done > $@
+
+# Simulated-CPU figures: cpubench's own BENCH lines, and the simulator's speed.
+$(BENCH_DIR)/cpu.txt: $(SIM_BIN) $(FW_BUILD)/cpubench.elf
+	@mkdir -p $(BENCH_DIR)
+	$(SIM_BIN) --elf $(FW_BUILD)/cpubench.elf 2> $(BENCH_DIR)/cpubench.sim | tee $(BENCH_DIR)/cpubench.out
+	@grep '^BENCH' $(BENCH_DIR)/cpubench.out > $@
+	@sed -n 's/^SIM .* hz=\([0-9]*\) .*/BENCH sim_hz \1 cycles_per_s/p' $(BENCH_DIR)/cpubench.sim >> $@
+
+bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt
+	@cat $^

@@ -35,8 +35,12 @@ module soc_xbar
 
   typedef enum logic [1:0] { SEL_NONE, SEL_ROM, SEL_RAM, SEL_PERIPH } sel_e;
 
+  // Each region's base is aligned to a power of two at least its size, so a
+  // hit is an upper-bits match and an offset bound: no subtraction.
   function automatic logic in_region(logic [31:0] addr, logic [31:0] base, int unsigned bytes);
-    in_region = (addr >= base) && ((addr - base) < bytes);
+    logic [31:0] window;  // 2^ceil(log2(bytes)) - 1
+    window    = (32'(1) << $clog2(bytes)) - 32'(1);
+    in_region = ((addr & ~window) == base) && ((addr & window) < bytes);
   endfunction
 
   localparam int unsigned PeriphIdxW = (NumPeriph > 1) ? $clog2(NumPeriph) : 1;
@@ -54,8 +58,9 @@ module soc_xbar
       isel_q <= SEL_NONE;
     end
   end
-  assign rom_a_addr_o = ibus_addr_i - soc_regs_pkg::ROM_BASE;
-  assign ram_a_addr_o = ibus_addr_i - soc_regs_pkg::RAM_BASE;
+  // Offsets within a region: the bases are aligned, so XOR clears them.
+  assign rom_a_addr_o = ibus_addr_i ^ soc_regs_pkg::ROM_BASE;
+  assign ram_a_addr_o = ibus_addr_i ^ soc_regs_pkg::RAM_BASE;
   assign ibus_rdata_o = (isel_q == SEL_ROM) ? rom_a_rdata_i :
                         (isel_q == SEL_RAM) ? ram_a_rdata_i : 32'h0000_0013;  // nop; err traps
   assign ibus_err_o   = (isel_q == SEL_NONE);
@@ -66,7 +71,7 @@ module soc_xbar
   logic                  derr_q;
   logic                  periph_hit;
 
-  assign pidx       = PeriphIdxW'((dbus_req_i.addr - soc_regs_pkg::PERIPH_BASE) >> 12);
+  assign pidx       = PeriphIdxW'((dbus_req_i.addr ^ soc_regs_pkg::PERIPH_BASE) >> 12);
   assign periph_hit = in_region(dbus_req_i.addr, soc_regs_pkg::PERIPH_BASE, NumPeriph * 4096);
 
   always_comb begin
@@ -88,12 +93,12 @@ module soc_xbar
     end
   end
 
-  assign rom_b_addr_o = dbus_req_i.addr - soc_regs_pkg::ROM_BASE;
+  assign rom_b_addr_o = dbus_req_i.addr ^ soc_regs_pkg::ROM_BASE;
 
   always_comb begin
     ram_b_req_o      = dbus_req_i;
     ram_b_req_o.req  = dbus_req_i.req && (dsel == SEL_RAM);
-    ram_b_req_o.addr = dbus_req_i.addr - soc_regs_pkg::RAM_BASE;
+    ram_b_req_o.addr = dbus_req_i.addr ^ soc_regs_pkg::RAM_BASE;
   end
 
   // Every peripheral sees the request with its window offset; only the

@@ -3,11 +3,14 @@
 //   ID  decodes the returned word and reads the register file;
 //   EX  executes, resolves branches, issues loads/stores, accesses CSRs and
 //       takes every trap except bus faults;
-//   WB  receives load data (forwarded straight back to EX), writes the register
-//       file and takes load/store access faults, which squash the younger
-//       instruction in EX before it has any effect.
-// Taken branches and jumps cost one bubble; loads and multiplies need no stall;
-// divisions stall EX for 33 cycles.
+//   WB  receives load data, writes the register file and takes load/store
+//       access faults, which squash the younger instruction in EX before it
+//       has any effect.
+// EX forwards results from WB; load data reaches the next instruction through
+// the register file's write-first port instead, so an instruction that uses a
+// load's result right after it waits one cycle (keeping block-RAM outputs off
+// the ALU and branch paths). Taken branches and jumps cost one bubble;
+// multiplies need no stall; divisions stall EX until done.
 module cpu_core
 #(
   parameter logic [31:0] HartId = 32'd0
@@ -40,6 +43,7 @@ module cpu_core
   logic        id_valid_q;
   logic [31:0] id_pc_q, fetch_addr;
   cpu_pkg::decoded_t    id_dec;
+  logic        id_rs1_used, id_rs2_used;
   logic [31:0] id_rs1_value, id_rs2_value;
 
   // ---------------------------------------------------------------- EX
@@ -49,6 +53,7 @@ module cpu_core
   logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata;
   logic        ex_branch_taken, ex_jump, ex_stall, ex_eq, ex_lt, ex_ltu;
+  logic        load_use, id_hold;
   logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
   logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_mem_access;
   logic [4:0]  ex_cause;
@@ -77,7 +82,7 @@ module cpu_core
     if (!started_q)       fetch_addr = boot_addr_i;
     else if (trap)        fetch_addr = trap_vector;
     else if (ex_redirect) fetch_addr = ex_target;
-    else if (ex_stall)    fetch_addr = id_pc_q;
+    else if (id_hold)     fetch_addr = id_pc_q;
     else                  fetch_addr = id_pc_q + 32'd4;
   end
   assign ibus_addr_o = fetch_addr;
@@ -97,8 +102,10 @@ module cpu_core
   // ======================================================================
   // ID
   cpu_decoder u_decoder (
-    .instr_i (ibus_rdata_i),
-    .dec_o   (id_dec)
+    .instr_i    (ibus_rdata_i),
+    .dec_o      (id_dec),
+    .rs1_used_o (id_rs1_used),
+    .rs2_used_o (id_rs2_used)
   );
 
   cpu_regfile u_regfile (
@@ -121,8 +128,8 @@ module cpu_core
       ex_rs1_q    <= '0;
       ex_rs2_q    <= '0;
       ex_dec_q    <= '0;
-    end else if (trap || ex_redirect) begin
-      ex_valid_q  <= 1'b0;
+    end else if (trap || ex_redirect || (load_use && !ex_stall)) begin
+      ex_valid_q  <= 1'b0;  // flushed, or a bubble behind a load
     end else if (!ex_stall) begin
       ex_valid_q  <= id_valid_q;
       ex_ifault_q <= ibus_err_i;
@@ -134,14 +141,20 @@ module cpu_core
     end
   end
 
+  // The instruction in ID needs the result of the load in EX: hold it a cycle.
+  assign load_use = ex_valid_q && ex_dec_q.load && ex_dec_q.rd != 5'd0 &&
+                    ((id_rs1_used && id_dec.rs1 == ex_dec_q.rd) ||
+                     (id_rs2_used && id_dec.rs2 == ex_dec_q.rd));
+  assign id_hold  = ex_stall || load_use;
+
   // ======================================================================
-  // EX
+  // EX: operands forwarded from WB (never a load there: see load_use).
   always_comb begin
     ex_rs1 = ex_rs1_q;
     ex_rs2 = ex_rs2_q;
-    if (wb_valid_q && wb_rf_we_q && wb_rd_q != 5'd0) begin
-      if (wb_rd_q == ex_dec_q.rs1) ex_rs1 = wb_result;
-      if (wb_rd_q == ex_dec_q.rs2) ex_rs2 = wb_result;
+    if (wb_valid_q && wb_rf_we_q && !wb_load_q && wb_rd_q != 5'd0) begin
+      if (wb_rd_q == ex_dec_q.rs1) ex_rs1 = wb_result_q;
+      if (wb_rd_q == ex_dec_q.rs2) ex_rs2 = wb_result_q;
     end
   end
 

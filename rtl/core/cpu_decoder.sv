@@ -3,7 +3,11 @@
 module cpu_decoder
 (
   input  logic [31:0] instr_i,
-  output cpu_pkg::decoded_t    dec_o
+  output cpu_pkg::decoded_t    dec_o,
+  // Which register fields are real sources (the load-use interlock must not
+  // stall on immediate bits that happen to match).
+  output logic                 rs1_used_o,
+  output logic                 rs2_used_o
 );
 
   logic [6:0] opcode;
@@ -172,6 +176,20 @@ module cpu_decoder
       dec_o.div    = 1'b0;
       dec_o.csr_op = cpu_pkg::CSR_NONE;
     end
+  end
+
+  always_comb begin
+    rs1_used_o = 1'b0;
+    rs2_used_o = 1'b0;
+    unique case (opcode)
+      cpu_pkg::OPC_JALR, cpu_pkg::OPC_LOAD, cpu_pkg::OPC_OP_IMM: rs1_used_o = 1'b1;
+      cpu_pkg::OPC_BRANCH, cpu_pkg::OPC_STORE, cpu_pkg::OPC_OP: begin
+        rs1_used_o = 1'b1;
+        rs2_used_o = 1'b1;
+      end
+      cpu_pkg::OPC_SYSTEM: rs1_used_o = !funct3[2];  // csrrw/s/c read rs1
+      default: ;
+    endcase
   end
 
 endmodule : cpu_decoder

@@ -214,6 +214,26 @@ def gen_mem():
     w.start()
     w.emit("li a1, 0x5a5a", "sw a1, 4(s0)", "lw a2, 4(s0)", "sw a2, 8(s0)", "lw a3, 8(s0)",
            "EXPECT(a3, 0x5a5a)")
+    # Load-use hazards: the loaded value consumed by the very next instruction
+    # in every role (branch operand, jump base, address, store data, CSR).
+    w.start()
+    w.emit("li a1, 7", "sw a1, 0(s0)", "lw a2, 0(s0)", "li a3, 7", "bne a2, a3, fail")
+    w.start()
+    w.emit("la a1, 1f", "sw a1, 4(s0)", "lw a2, 4(s0)", "jalr x0, 0(a2)", "j fail", "1: nop")
+    w.start()  # pointer chasing: the loaded word is the next address
+    w.emit("addi a1, s0, 8", "sw a1, 0(s0)", "li a3, 0x1234", "sw a3, 8(s0)", "lw a2, 0(s0)",
+           "lw a4, 0(a2)", "EXPECT(a4, 0x1234)")
+    w.start()  # loaded address and loaded data of a store
+    w.emit("addi a1, s0, 12", "sw a1, 0(s0)", "li a3, 0x55", "sw a3, 4(s0)", "lw a2, 0(s0)",
+           "lw a5, 4(s0)", "sw a5, 0(a2)", "lw a6, 12(s0)", "EXPECT(a6, 0x55)")
+    w.start()
+    w.emit("li a1, 0x99", "sw a1, 0(s0)", "lw a2, 0(s0)", "csrw mscratch, a2", "csrr a3, mscratch",
+           "EXPECT(a3, 0x99)")
+    w.start()  # a load into x0 creates no dependency and no value
+    w.emit("li a1, 5", "sw a1, 0(s0)", "lw x0, 0(s0)", "add a2, x0, x0", "EXPECT(a2, 0)")
+    w.start()  # two loads back to back, both used at once
+    w.emit("li a1, 3", "sw a1, 0(s0)", "li a1, 4", "sw a1, 4(s0)", "lw a2, 0(s0)", "lw a3, 4(s0)",
+           "mul a4, a2, a3", "EXPECT(a4, 12)")
     w.start()  # negative offsets
     w.emit("addi s1, s0, 16", "li a1, 0x77", "sb a1, -1(s1)", "lbu a2, 15(s0)", "EXPECT(a2, 0x77)")
     text = w.text()
