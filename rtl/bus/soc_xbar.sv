@@ -2,6 +2,10 @@
 // devices. Instructions come from ROM or RAM (port A of each); data goes to
 // ROM (read only), RAM (port B) or one of the peripheral windows. An access
 // that hits nothing, or writes the ROM, is answered with an error.
+// Peripherals get the request registered here and answer combinationally in
+// the next cycle -- the same one-cycle latency as the block RAMs, which
+// register their address internally -- so no peripheral logic sits behind
+// the core's address adder.
 module soc_xbar
 #(
   parameter int unsigned RomBytes  = 16384,
@@ -101,20 +105,32 @@ module soc_xbar
     ram_b_req_o.addr = dbus_req_i.addr ^ soc_regs_pkg::RAM_BASE;
   end
 
-  // Every peripheral sees the request with its window offset; only the
-  // selected one sees req.
-  soc_bus_pkg::bus_req_t periph_idle, periph_selected;
+  // The registered peripheral request: every peripheral sees it with its
+  // window offset; only the selected one sees req.
+  soc_bus_pkg::bus_req_t periph_d, periph_idle, periph_selected;
+  logic                  periph_req_q;
   always_comb begin
-    periph_idle          = dbus_req_i;
-    periph_idle.req      = 1'b0;
-    periph_idle.addr     = {20'b0, dbus_req_i.addr[11:0]};
-    periph_selected      = periph_idle;
-    periph_selected.req  = 1'b1;
+    periph_d      = dbus_req_i;
+    periph_d.req  = 1'b0;
+    periph_d.addr = {20'b0, dbus_req_i.addr[11:0]};
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      periph_req_q <= 1'b0;
+      periph_idle  <= '0;
+    end else begin
+      periph_req_q <= dbus_req_i.req && (dsel == SEL_PERIPH);
+      periph_idle  <= periph_d;
+    end
+  end
+  always_comb begin
+    periph_selected     = periph_idle;
+    periph_selected.req = 1'b1;
   end
 
   for (genvar i = 0; i < NumPeriph; i++) begin : g_periph
     assign periph_req_o[i*soc_bus_pkg::BusReqW +: soc_bus_pkg::BusReqW] =
-        (dbus_req_i.req && dsel == SEL_PERIPH && pidx == PeriphIdxW'(i)) ? periph_selected : periph_idle;
+        (periph_req_q && pidx_q == PeriphIdxW'(i)) ? periph_selected : periph_idle;
   end
 
   always_comb begin

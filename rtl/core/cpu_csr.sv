@@ -49,8 +49,20 @@ module cpu_csr #(
   logic [63:0] mcycle_q, minstret_q /*verilator public_flat_rd*/;
   logic [63:0] minstret_step;
 
-  logic [31:0] new_value;
+  logic [31:0] new_value, counter_value;
+  logic [63:0] counter;
   logic        known, read_only, do_write;
+
+  // The counters (cycle, time, instret and their m* and high-half names)
+  // differ only in address bits [1:0] and [7]: one small mux for all of them.
+  always_comb begin
+    unique case (addr_i[1:0])
+      2'b00:   counter = mcycle_q;
+      2'b01:   counter = time_i;
+      default: counter = minstret_q;
+    endcase
+    counter_value = addr_i[7] ? counter[63:32] : counter[31:0];
+  end
 
   // Read: an AND-OR of the selected CSR (cheaper than a wide case on FPGAs).
   always_comb begin
@@ -66,12 +78,9 @@ module cpu_csr #(
       cpu_pkg::CSR_MCAUSE:    rdata_o = {mcause_irq_q, 26'b0, mcause_code_q};
       cpu_pkg::CSR_MTVAL:     rdata_o = mtval_q;
       cpu_pkg::CSR_MIP:       rdata_o = {20'b0, ext_irq_i, 3'b0, timer_irq_i, 7'b0};
-      cpu_pkg::CSR_MCYCLE,    cpu_pkg::CSR_CYCLE:    rdata_o = mcycle_q[31:0];
-      cpu_pkg::CSR_MCYCLEH,   cpu_pkg::CSR_CYCLEH:   rdata_o = mcycle_q[63:32];
-      cpu_pkg::CSR_MINSTRET,  cpu_pkg::CSR_INSTRET:  rdata_o = minstret_q[31:0];
-      cpu_pkg::CSR_MINSTRETH, cpu_pkg::CSR_INSTRETH: rdata_o = minstret_q[63:32];
-      cpu_pkg::CSR_TIME:      rdata_o = time_i[31:0];
-      cpu_pkg::CSR_TIMEH:     rdata_o = time_i[63:32];
+      cpu_pkg::CSR_MCYCLE, cpu_pkg::CSR_CYCLE, cpu_pkg::CSR_MCYCLEH, cpu_pkg::CSR_CYCLEH,
+      cpu_pkg::CSR_MINSTRET, cpu_pkg::CSR_INSTRET, cpu_pkg::CSR_MINSTRETH, cpu_pkg::CSR_INSTRETH,
+      cpu_pkg::CSR_TIME, cpu_pkg::CSR_TIMEH: rdata_o = counter_value;
       cpu_pkg::CSR_MIMPID:    rdata_o = ImpId;
       cpu_pkg::CSR_MHARTID:   rdata_o = HartId;
       cpu_pkg::CSR_MSTATUSH, cpu_pkg::CSR_MVENDORID, cpu_pkg::CSR_MARCHID,

@@ -15,6 +15,7 @@ TEST_BEGIN
   CASE(1)  /* a pending timer interrupt shows in mip but waits for mie and MIE */
   sw zero, TIMER_MTIMECMP_HI_OFFSET(s0)
   sw zero, TIMER_MTIMECMP_LO_OFFSET(s0)
+  lw t0, TIMER_MTIMECMP_LO_OFFSET(s0)  /* a read-back orders the device write */
   csrr a0, mip
   EXPECT(a0, 0x80)
   li t0, 0x80

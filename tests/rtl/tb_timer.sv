@@ -26,8 +26,8 @@ module tb_timer;
     repeat (2) @(posedge clk);
     rst_n = 1;
     tb_check(!irq, "no interrupt after reset (mtimecmp all ones)");
-    bus_read(TIMER_BASE + 32'(TIMER_MTIMECMP_LO_OFFSET), d, e);
-    bus_read(TIMER_BASE + 32'(TIMER_MTIMECMP_HI_OFFSET), d2, e);
+    dev_read(TIMER_BASE + 32'(TIMER_MTIMECMP_LO_OFFSET), d, e);
+    dev_read(TIMER_BASE + 32'(TIMER_MTIMECMP_HI_OFFSET), d2, e);
     tb_check(d == '1 && d2 == '1, "mtimecmp resets to all ones");
 
     // mtime advances by one per cycle.
@@ -35,20 +35,21 @@ module tb_timer;
     t0 = mtime;
     repeat (100) @(negedge clk);
     tb_check(mtime - t0 == 100, "mtime counts cycles");
-    bus_read(TIMER_BASE + 32'(TIMER_MTIME_LO_OFFSET), d, e);
+    dev_read(TIMER_BASE + 32'(TIMER_MTIME_LO_OFFSET), d, e);
     tb_check(!e && d == mtime[31:0] - 1, "MTIME_LO reads the count of the access cycle");
+    // (dev_read samples mid-cycle and returns after one more edge.)
 
     // Writes and carry from the low into the high word.
-    bus_write(TIMER_BASE + 32'(TIMER_MTIME_HI_OFFSET), 32'h5, e);
-    bus_write(TIMER_BASE + 32'(TIMER_MTIME_LO_OFFSET), 32'hffff_fff0, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIME_HI_OFFSET), 32'h5, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIME_LO_OFFSET), 32'hffff_fff0, e);
     repeat (20) @(negedge clk);
     tb_check(mtime[63:32] == 32'h6, "carry into MTIME_HI");
 
     // Interrupt exactly when mtime reaches mtimecmp.
-    bus_write(TIMER_BASE + 32'(TIMER_MTIME_HI_OFFSET), 32'h0, e);
-    bus_write(TIMER_BASE + 32'(TIMER_MTIME_LO_OFFSET), 32'h0, e);
-    bus_write(TIMER_BASE + 32'(TIMER_MTIMECMP_HI_OFFSET), 32'h0, e);
-    bus_write(TIMER_BASE + 32'(TIMER_MTIMECMP_LO_OFFSET), 32'd50, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIME_HI_OFFSET), 32'h0, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIME_LO_OFFSET), 32'h0, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIMECMP_HI_OFFSET), 32'h0, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIMECMP_LO_OFFSET), 32'd50, e);
     tb_check(!irq, "not yet pending");
     wait (mtime == 64'd49);
     #1 tb_check(!irq, "not pending one cycle before");
@@ -56,12 +57,12 @@ module tb_timer;
     #1 tb_check(irq && mtime == 64'd50, "pending at mtime == mtimecmp");
     repeat (10) @(posedge clk);
     #1 tb_check(irq, "stays pending after");
-    bus_write(TIMER_BASE + 32'(TIMER_MTIMECMP_HI_OFFSET), 32'h1, e);
+    dev_write(TIMER_BASE + 32'(TIMER_MTIMECMP_HI_OFFSET), 32'h1, e);
     #1 tb_check(!irq, "cleared by a later mtimecmp");
 
-    bus_read(TIMER_BASE + 32'h10, d, e);
+    dev_read(TIMER_BASE + 32'h10, d, e);
     tb_check(e, "unknown offset errors");
-    bus_write(TIMER_BASE + 32'h20, 32'h0, e);
+    dev_write(TIMER_BASE + 32'h20, 32'h0, e);
     tb_check(e, "unknown offset write errors");
     tb_finish();
   end

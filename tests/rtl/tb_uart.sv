@@ -61,82 +61,82 @@ module tb_uart;
     rst_n = 1;
 
     // Reset state.
-    bus_read(UART_BASE + 32'(UART_DIVISOR_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DIVISOR_OFFSET), d, e);
     tb_check(d == Div && !e, "divisor reset value");
-    bus_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(d[UART_STATUS_TX_IDLE_LSB] && !d[UART_STATUS_RX_VALID_LSB], "idle after reset");
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     tb_check(d == 32'h8000_0000, "empty RX reads RX_EMPTY");
 
     // Send three bytes; they come back through the loopback.
     foreach (sent[i]) sent.delete(i);
-    bus_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'h55, e);
-    bus_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'hA3, e);
-    bus_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'h00, e);
-    bus_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
+    dev_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'h55, e);
+    dev_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'hA3, e);
+    dev_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'h00, e);
+    dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(!d[UART_STATUS_TX_IDLE_LSB], "busy while sending");
     repeat (40 * Div) @(posedge clk);
     tb_check(sent.size() == 3 && sent[0] == 8'h55 && sent[1] == 8'hA3 && sent[2] == 8'h00,
              "tx bytes decoded on the line");
-    bus_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(d[UART_STATUS_RX_LEVEL_LSB +: 8] == 3, "three bytes received");
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     tb_check(d == 32'h55, "rx byte 0");
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     tb_check(d == 32'hA3, "rx byte 1");
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     tb_check(d == 32'h00, "rx byte 2");
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     tb_check(d[31], "rx empty again");
 
     // RX interrupt follows the FIFO level when enabled.
-    bus_write(UART_BASE + 32'(UART_IRQ_ENABLE_OFFSET), 32'h1, e);
+    dev_write(UART_BASE + 32'(UART_IRQ_ENABLE_OFFSET), 32'h1, e);
     tb_check(!irq, "no rx irq while empty");
-    bus_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'h7E, e);
+    dev_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'h7E, e);
     repeat (14 * Div) @(posedge clk);
     tb_check(irq, "rx irq with data");
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     @(posedge clk);
     tb_check(!irq && d == 32'h7E, "rx irq cleared by reading");
-    bus_write(UART_BASE + 32'(UART_IRQ_ENABLE_OFFSET), 32'h2, e);
+    dev_write(UART_BASE + 32'(UART_IRQ_ENABLE_OFFSET), 32'h2, e);
     @(posedge clk);
     tb_check(irq, "tx-empty irq");
-    bus_write(UART_BASE + 32'(UART_IRQ_ENABLE_OFFSET), 32'h0, e);
+    dev_write(UART_BASE + 32'(UART_IRQ_ENABLE_OFFSET), 32'h0, e);
 
     // Overrun: more bytes than the FIFO holds (8) arrive unread.
-    for (int i = 0; i < 10; i++) bus_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'(i), e);
+    for (int i = 0; i < 10; i++) dev_write(UART_BASE + 32'(UART_DATA_OFFSET), 32'(i), e);
     repeat (10 * 12 * Div) @(posedge clk);
-    bus_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(d[UART_STATUS_RX_FULL_LSB] && d[UART_STATUS_RX_OVERRUN_LSB], "overrun flagged");
     for (int i = 0; i < 8; i++) begin
-      bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+      dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
       tb_check(d == 32'(i), "oldest bytes kept on overrun");
     end
-    bus_write(UART_BASE + 32'(UART_STATUS_OFFSET), 32'(1 << UART_STATUS_RX_OVERRUN_LSB), e);
-    bus_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
+    dev_write(UART_BASE + 32'(UART_STATUS_OFFSET), 32'(1 << UART_STATUS_RX_OVERRUN_LSB), e);
+    dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(!d[UART_STATUS_RX_OVERRUN_LSB], "overrun cleared by writing 1");
 
     // Framing error: a byte whose stop bit is low is dropped and flagged.
     loopback = 1'b0;
     drive_rx_byte(8'h3C, 1'b0);
-    bus_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(d[UART_STATUS_FRAME_ERROR_LSB] && !d[UART_STATUS_RX_VALID_LSB], "frame error flagged");
     drive_rx_byte(8'hC3, 1'b1);
-    bus_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
     tb_check(d == 32'hC3, "receives again after a frame error");
 
     // Divisor: below 4 is clamped; a new rate is used.
-    bus_write(UART_BASE + 32'(UART_DIVISOR_OFFSET), 32'd1, e);
-    bus_read(UART_BASE + 32'(UART_DIVISOR_OFFSET), d, e);
+    dev_write(UART_BASE + 32'(UART_DIVISOR_OFFSET), 32'd1, e);
+    dev_read(UART_BASE + 32'(UART_DIVISOR_OFFSET), d, e);
     tb_check(d == 4, "divisor clamped to 4");
-    bus_write(UART_BASE + 32'(UART_DIVISOR_OFFSET), 32'(Div), e);
+    dev_write(UART_BASE + 32'(UART_DIVISOR_OFFSET), 32'(Div), e);
 
     // Unknown offsets answer with an error and change nothing.
-    bus_read(UART_BASE + 32'h40, d, e);
+    dev_read(UART_BASE + 32'h40, d, e);
     tb_check(e, "unknown offset read errors");
-    bus_write(UART_BASE + 32'h44, 32'hffff_ffff, e);
+    dev_write(UART_BASE + 32'h44, 32'hffff_ffff, e);
     tb_check(e, "unknown offset write errors");
-    bus_read(UART_BASE + 32'(UART_DIVISOR_OFFSET), d, e);
+    dev_read(UART_BASE + 32'(UART_DIVISOR_OFFSET), d, e);
     tb_check(d == Div && !e, "state unchanged by bad access");
 
     tb_finish();

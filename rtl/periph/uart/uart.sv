@@ -1,17 +1,17 @@
 // UART with RX/TX FIFOs, a programmable divisor and a level interrupt.
-// Registers: see the UART block in rtl/soc/regmap.toml.
-module uart
-#(
+// Registers: see the UART block in rtl/soc/regmap.toml. The bus hands over
+// a registered request; reads are answered in the same cycle.
+module uart #(
   parameter int unsigned FifoDepth      = 32,
   parameter logic [15:0] DivisorDefault = 16'd434
 ) (
-  input  logic     clk_i,
-  input  logic     rst_ni,
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
   input  soc_bus_pkg::bus_req_t req_i,
   output soc_bus_pkg::bus_rsp_t rsp_o,
-  input  logic     rx_i,
-  output logic     tx_o,
-  output logic     irq_o
+  input  logic                  rx_i,
+  output logic                  tx_o,
+  output logic                  irq_o
 );
 
   localparam int unsigned LevelW = $clog2(FifoDepth) + 1;
@@ -31,9 +31,11 @@ module uart
   logic        wr, rd;
   logic [31:0] status;
 
-  assign offset = req_i.addr[11:0];
-  assign wr     = req_i.req && req_i.we;
-  assign rd     = req_i.req && !req_i.we;
+  assign offset  = req_i.addr[11:0];
+  assign wr      = req_i.req && req_i.we;
+  assign rd      = req_i.req && !req_i.we;
+  assign tx_push = wr && offset == soc_regs_pkg::UART_DATA_OFFSET;
+  assign rx_pop  = rd && offset == soc_regs_pkg::UART_DATA_OFFSET;
 
   sync_fifo #(.Width(8), .Depth(FifoDepth)) u_tx_fifo (
     .clk_i, .rst_ni,
@@ -45,7 +47,6 @@ module uart
     .full_o  (tx_full),
     .level_o (tx_level)
   );
-  assign tx_push = wr && offset == soc_regs_pkg::UART_DATA_OFFSET;
 
   uart_tx u_tx (
     .clk_i, .rst_ni,
@@ -66,7 +67,6 @@ module uart
     .frame_error_o (rx_frame_error)
   );
 
-  assign rx_pop = rd && offset == soc_regs_pkg::UART_DATA_OFFSET;
   sync_fifo #(.Width(8), .Depth(FifoDepth)) u_rx_fifo (
     .clk_i, .rst_ni,
     .push_i  (rx_push),
@@ -90,38 +90,40 @@ module uart
     status[soc_regs_pkg::UART_STATUS_TX_LEVEL_LSB +: soc_regs_pkg::UART_STATUS_TX_LEVEL_WIDTH] = 8'(tx_level);
   end
 
+  always_comb begin
+    rsp_o = '0;
+    if (req_i.req) begin
+      unique case (offset)
+        soc_regs_pkg::UART_DATA_OFFSET:
+          rsp_o.rdata = rx_empty ? (32'd1 << soc_regs_pkg::UART_DATA_RX_EMPTY_LSB)
+                                 : (32'(rx_data) << soc_regs_pkg::UART_DATA_BYTE_LSB);
+        soc_regs_pkg::UART_STATUS_OFFSET:     rsp_o.rdata = status;
+        soc_regs_pkg::UART_DIVISOR_OFFSET:    rsp_o.rdata = {16'b0, divisor_q};
+        soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: rsp_o.rdata = {30'b0, irq_enable_q};
+        default:                              rsp_o.err   = 1'b1;
+      endcase
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       divisor_q     <= DivisorDefault;
       irq_enable_q  <= '0;
       overrun_q     <= 1'b0;
       frame_error_q <= 1'b0;
-      rsp_o         <= '0;
     end else begin
       if (rx_push && rx_full) overrun_q     <= 1'b1;
       if (rx_frame_error)     frame_error_q <= 1'b1;
-
-      rsp_o <= '0;
-      if (req_i.req) begin
+      if (wr) begin
         unique case (offset)
-          soc_regs_pkg::UART_DATA_OFFSET: begin
-            rsp_o.rdata <= rx_empty ? (32'd1 << soc_regs_pkg::UART_DATA_RX_EMPTY_LSB)
-                                    : (32'(rx_data) << soc_regs_pkg::UART_DATA_BYTE_LSB);
-          end
           soc_regs_pkg::UART_STATUS_OFFSET: begin
-            rsp_o.rdata <= status;
-            if (req_i.we && req_i.wdata[soc_regs_pkg::UART_STATUS_RX_OVERRUN_LSB])  overrun_q     <= 1'b0;
-            if (req_i.we && req_i.wdata[soc_regs_pkg::UART_STATUS_FRAME_ERROR_LSB]) frame_error_q <= 1'b0;
+            if (req_i.wdata[soc_regs_pkg::UART_STATUS_RX_OVERRUN_LSB])  overrun_q     <= 1'b0;
+            if (req_i.wdata[soc_regs_pkg::UART_STATUS_FRAME_ERROR_LSB]) frame_error_q <= 1'b0;
           end
-          soc_regs_pkg::UART_DIVISOR_OFFSET: begin
-            rsp_o.rdata <= {16'b0, divisor_q};
-            if (req_i.we) divisor_q <= (req_i.wdata[15:0] < 16'd4) ? 16'd4 : req_i.wdata[15:0];
-          end
-          soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: begin
-            rsp_o.rdata <= {30'b0, irq_enable_q};
-            if (req_i.we) irq_enable_q <= req_i.wdata[1:0];
-          end
-          default: rsp_o.err <= 1'b1;
+          soc_regs_pkg::UART_DIVISOR_OFFSET:
+            divisor_q <= (req_i.wdata[15:0] < 16'd4) ? 16'd4 : req_i.wdata[15:0];
+          soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: irq_enable_q <= req_i.wdata[1:0];
+          default: ;
         endcase
       end
     end
