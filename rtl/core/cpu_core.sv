@@ -1,16 +1,20 @@
 // RV32IM + Zicsr + Zicntr machine-mode core, four stages:
-//   IF  drives the fetch address (the memory returns the word a cycle later);
-//   ID  decodes the returned word and reads the register file;
-//   EX  executes, resolves branches, issues loads/stores, accesses CSRs and
-//       takes every trap except bus faults;
+//   IF  the fetch address is a register (pc_q); the word comes a cycle later;
+//   ID  decodes the word, reads the register file and predicts: jal, and
+//       branches whose history counter (cpu_bht) says taken -- or, while it is
+//       cold or weak, that go backward -- redirect the fetch from here (one
+//       bubble);
+//   EX  executes, resolves branches (a misprediction, jalr, mret and fence.i
+//       redirect from here: two bubbles), issues loads/stores, accesses CSRs
+//       and takes every trap except bus faults;
 //   WB  receives load data, writes the register file and takes load/store
 //       access faults, which squash the younger instruction in EX before it
 //       has any effect.
 // EX forwards results from WB; load data reaches the next instruction through
 // the register file's write-first port instead, so an instruction that uses a
-// load's result right after it waits one cycle (keeping block-RAM outputs off
-// the ALU and branch paths). Taken branches and jumps cost one bubble;
-// multiplies need no stall; divisions stall EX until done.
+// load's result right after it waits one cycle. No block-RAM output feeds a
+// block-RAM input in the same cycle, which is what keeps the clock up on
+// FPGAs. Multiplies need no stall; divisions stall EX until done.
 module cpu_core
 #(
   parameter logic [31:0] HartId = 32'd0
@@ -40,18 +44,26 @@ module cpu_core
 
   // ---------------------------------------------------------------- IF / ID
   logic        started_q;
-  logic        id_valid_q;
-  logic [31:0] id_pc_q, fetch_addr;
+  logic [31:0] pc_q, pc_d;              // the address being fetched
+  logic        id_live_q;               // ID holds an instruction of the program path
+  logic [31:0] id_pc_q;
+  logic        id_held_q;               // ID kept its word through a stall
+  logic [31:0] id_held_instr_q, id_instr;
+  logic        id_held_err_q, id_err;
+  logic [1:0]  fetch_counter, id_held_counter_q, id_counter;
+  logic        id_predict_taken;        // ID redirects the fetch
+  logic [31:0] id_target;
   cpu_pkg::decoded_t    id_dec;
   logic        id_rs1_used, id_rs2_used;
   logic [31:0] id_rs1_value, id_rs2_value;
 
   // ---------------------------------------------------------------- EX
-  logic        ex_valid_q, ex_ifault_q;
+  logic        ex_valid_q, ex_ifault_q, ex_predicted_q;
+  logic [1:0]  ex_counter_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
   cpu_pkg::decoded_t    ex_dec_q;
   logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result;
-  logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata;
+  logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
   logic        ex_branch_taken, ex_jump, ex_stall, ex_eq, ex_lt, ex_ltu;
   logic        load_use, id_hold;
   logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
@@ -77,32 +89,72 @@ module cpu_core
   logic [31:0] trap_tval, trap_vector, mepc;
 
   // ======================================================================
-  // IF: where to fetch next. Re-fetching the word in ID holds it in a stall.
+  // IF: the next fetch address. A stall re-reads pc_q (ID keeps its own word).
   always_comb begin
-    if (!started_q)       fetch_addr = boot_addr_i;
-    else if (trap)        fetch_addr = trap_vector;
-    else if (ex_redirect) fetch_addr = ex_target;
-    else if (id_hold)     fetch_addr = id_pc_q;
-    else                  fetch_addr = id_pc_q + 32'd4;
+    if (!started_q)            pc_d = boot_addr_i;
+    else if (trap)             pc_d = trap_vector;
+    else if (ex_redirect)      pc_d = ex_redirect_target;
+    else if (id_hold)          pc_d = pc_q;
+    else if (id_predict_taken) pc_d = id_target;
+    else                       pc_d = pc_q + 32'd4;
   end
-  assign ibus_addr_o = fetch_addr;
+  assign ibus_addr_o = pc_q;
 
+  // The word arriving next cycle (read from pc_q now) is on the program path
+  // unless something redirects the fetch now.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      started_q  <= 1'b0;
-      id_valid_q <= 1'b0;
-      id_pc_q    <= '0;
+      started_q         <= 1'b0;
+      pc_q              <= '0;
+      id_live_q         <= 1'b0;
+      id_pc_q           <= '0;
+      id_held_q         <= 1'b0;
+      id_held_instr_q   <= '0;
+      id_held_err_q     <= 1'b0;
+      id_held_counter_q <= '0;
     end else begin
-      started_q  <= 1'b1;
-      id_valid_q <= 1'b1;
-      id_pc_q    <= fetch_addr;
+      started_q <= 1'b1;
+      pc_q      <= pc_d;
+      if (trap || ex_redirect) begin
+        id_live_q <= 1'b0;
+        id_held_q <= 1'b0;
+      end else if (id_hold) begin
+        id_held_q         <= 1'b1;
+        id_held_instr_q   <= id_instr;
+        id_held_err_q     <= id_err;
+        id_held_counter_q <= id_counter;
+      end else begin
+        id_live_q <= started_q && !id_predict_taken;
+        id_held_q <= 1'b0;
+        id_pc_q   <= pc_q;
+      end
     end
   end
 
   // ======================================================================
   // ID
+  assign id_instr   = id_held_q ? id_held_instr_q   : ibus_rdata_i;
+  assign id_err     = id_held_q ? id_held_err_q     : ibus_err_i;
+  assign id_counter = id_held_q ? id_held_counter_q : fetch_counter;
+
+  cpu_bht u_bht (
+    .clk_i,
+    .fetch_index_i    (pc_q[7:2]),
+    .counter_o        (fetch_counter),
+    .update_i         (ex_valid_q && ex_dec_q.branch && !trap),
+    .update_index_i   (ex_pc_q[7:2]),
+    .update_counter_i (ex_counter_q),
+    .taken_i          (ex_branch_taken)
+  );
+
+  // jal always; a branch when its counter says taken, or backward while weak.
+  assign id_predict_taken = id_live_q && !id_err && !id_hold &&
+                            (id_dec.jal || (id_dec.branch &&
+                             (id_counter[1] || (id_counter == 2'b01 && id_dec.imm[31]))));
+  assign id_target        = id_pc_q + id_dec.imm;
+
   cpu_decoder u_decoder (
-    .instr_i    (ibus_rdata_i),
+    .instr_i    (id_instr),
     .dec_o      (id_dec),
     .rs1_used_o (id_rs1_used),
     .rs2_used_o (id_rs2_used)
@@ -121,8 +173,10 @@ module cpu_core
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ex_valid_q  <= 1'b0;
-      ex_ifault_q <= 1'b0;
+      ex_valid_q     <= 1'b0;
+      ex_predicted_q <= 1'b0;
+      ex_counter_q   <= '0;
+      ex_ifault_q    <= 1'b0;
       ex_pc_q     <= '0;
       ex_instr_q  <= '0;
       ex_rs1_q    <= '0;
@@ -131,10 +185,12 @@ module cpu_core
     end else if (trap || ex_redirect || (load_use && !ex_stall)) begin
       ex_valid_q  <= 1'b0;  // flushed, or a bubble behind a load
     end else if (!ex_stall) begin
-      ex_valid_q  <= id_valid_q;
-      ex_ifault_q <= ibus_err_i;
-      ex_pc_q     <= id_pc_q;
-      ex_instr_q  <= ibus_rdata_i;
+      ex_valid_q     <= id_live_q;
+      ex_predicted_q <= id_predict_taken;
+      ex_counter_q   <= id_counter;
+      ex_ifault_q    <= id_err;
+      ex_pc_q        <= id_pc_q;
+      ex_instr_q     <= id_instr;
       ex_rs1_q    <= id_rs1_value;
       ex_rs2_q    <= id_rs2_value;
       ex_dec_q    <= id_dec;
@@ -283,8 +339,12 @@ module cpu_core
   // Interrupts are taken on the instruction in EX, before it has any effect.
   assign ex_irq_take = ex_valid_q && irq_pending && !wb_trap;
   assign ex_trap     = ex_valid_q && !wb_trap && (ex_irq_take || ex_exception);
+  // ID already went to the target of jal and of predicted branches; EX
+  // corrects a wrong guess and handles what ID cannot know.
   assign ex_redirect = ex_valid_q && !trap &&
-                       (ex_jump || ex_dec_q.mret || ex_dec_q.fence_i);
+                       ((ex_dec_q.branch && ex_branch_taken != ex_predicted_q) ||
+                        ex_dec_q.jalr || ex_dec_q.mret || ex_dec_q.fence_i);
+  assign ex_redirect_target = (ex_dec_q.branch && !ex_branch_taken) ? ex_pc4 : ex_target;
   assign ex_retire   = ex_valid_q && !trap && !ex_stall;
 
   assign ex_mem_access = ex_valid_q && !trap && (ex_dec_q.load || ex_dec_q.store);

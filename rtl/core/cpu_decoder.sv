@@ -165,17 +165,9 @@ module cpu_decoder
       default: dec_o.illegal = 1'b1;
     endcase
 
+    // An illegal instruction traps in EX, which squashes all of its effects,
+    // so the other fields need no clearing here.
     if (instr_i[1:0] != 2'b11) dec_o.illegal = 1'b1;
-    if (dec_o.illegal) begin
-      dec_o.rf_we  = 1'b0;
-      dec_o.load   = 1'b0;
-      dec_o.store  = 1'b0;
-      dec_o.branch = 1'b0;
-      dec_o.jal    = 1'b0;
-      dec_o.jalr   = 1'b0;
-      dec_o.div    = 1'b0;
-      dec_o.csr_op = cpu_pkg::CSR_NONE;
-    end
   end
 
   always_comb begin

@@ -1,7 +1,8 @@
 // Iterative radix-4 divider for DIV/DIVU/REM/REMU: two quotient bits per
-// cycle (the largest multiple 0..3 of the divisor that fits), 17 cycles from
-// start to done. Divide-by-zero and the signed overflow case give the results
-// the ISA specifies.
+// cycle (the largest multiple 0..3 of the divisor that fits). The result is
+// delivered during the 16th iteration, 17 cycles after the operands arrive.
+// Divide-by-zero and the signed overflow case give the results the ISA
+// specifies.
 module cpu_divider (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -10,19 +11,20 @@ module cpu_divider (
   input  logic [1:0]  op_i,      // funct3[1:0]: 00 div, 01 divu, 10 rem, 11 remu
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
-  output logic        done_o,    // one cycle, result_o valid
+  output logic        done_o,    // the last iteration: result_o valid this cycle
   output logic [31:0] result_o
 );
 
-  logic        busy_q, done_q;
+  logic        busy_q;
   logic [3:0]  count_q;
   logic [31:0] quotient_q, remainder_q;  // quotient_q also shifts out the dividend
   logic [33:0] divisor_q, divisor3_q;    // d and 3d
   logic        negate_q, want_rem_q;
   logic        is_signed;
-  logic [31:0] a_abs, b_abs, result;
+  logic [31:0] a_abs, b_abs, result, remainder_d, quotient_d;
   logic [33:0] partial;
   logic [34:0] minus1, minus2, minus3;
+  logic        last;
 
   assign is_signed = !op_i[0];
   assign a_abs = (is_signed && a_i[31]) ? -a_i : a_i;
@@ -34,10 +36,26 @@ module cpu_divider (
   assign minus2  = {1'b0, partial} - {1'b0, divisor_q[32:0], 1'b0};
   assign minus1  = {1'b0, partial} - {1'b0, divisor_q};
 
+  always_comb begin
+    if (!minus3[34]) begin
+      remainder_d = minus3[31:0];
+      quotient_d  = {quotient_q[29:0], 2'd3};
+    end else if (!minus2[34]) begin
+      remainder_d = minus2[31:0];
+      quotient_d  = {quotient_q[29:0], 2'd2};
+    end else if (!minus1[34]) begin
+      remainder_d = minus1[31:0];
+      quotient_d  = {quotient_q[29:0], 2'd1};
+    end else begin
+      remainder_d = partial[31:0];
+      quotient_d  = {quotient_q[29:0], 2'd0};
+    end
+  end
+  assign last = busy_q && (count_q == 4'd0);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q      <= 1'b0;
-      done_q      <= 1'b0;
       count_q     <= '0;
       quotient_q  <= '0;
       remainder_q <= '0;
@@ -46,7 +64,6 @@ module cpu_divider (
       negate_q    <= 1'b0;
       want_rem_q  <= 1'b0;
     end else begin
-      done_q <= 1'b0;
       if (abort_i) begin
         busy_q <= 1'b0;
       end else if (start_i && !busy_q) begin
@@ -62,30 +79,16 @@ module cpu_divider (
         negate_q    <= op_i[1] ? (is_signed && a_i[31])
                                : (is_signed && (a_i[31] ^ b_i[31]) && (b_i != '0));
       end else if (busy_q) begin
-        if (!minus3[34]) begin
-          remainder_q <= minus3[31:0];
-          quotient_q  <= {quotient_q[29:0], 2'd3};
-        end else if (!minus2[34]) begin
-          remainder_q <= minus2[31:0];
-          quotient_q  <= {quotient_q[29:0], 2'd2};
-        end else if (!minus1[34]) begin
-          remainder_q <= minus1[31:0];
-          quotient_q  <= {quotient_q[29:0], 2'd1};
-        end else begin
-          remainder_q <= partial[31:0];
-          quotient_q  <= {quotient_q[29:0], 2'd0};
-        end
-        count_q <= count_q - 4'd1;
-        if (count_q == 4'd0) begin
-          busy_q <= 1'b0;
-          done_q <= 1'b1;
-        end
+        remainder_q <= remainder_d;
+        quotient_q  <= quotient_d;
+        count_q     <= count_q - 4'd1;
+        if (last) busy_q <= 1'b0;
       end
     end
   end
 
-  assign result   = want_rem_q ? remainder_q : quotient_q;
-  assign done_o   = done_q;
+  assign result   = want_rem_q ? remainder_d : quotient_d;
+  assign done_o   = last && !abort_i;
   assign result_o = negate_q ? -result : result;
 
 endmodule : cpu_divider
