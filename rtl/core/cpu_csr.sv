@@ -47,7 +47,10 @@ module cpu_csr #(
   logic [4:0]  mcause_code_q;
   logic [31:0] mscratch_q, mtval_q;
   logic [63:0] mcycle_q, minstret_q /*verilator public_flat_rd*/;
-  logic [63:0] minstret_step;
+  // Retirements are counted a cycle late (the retire signal comes at the end
+  // of EX's longest path); reads add the step still pending.
+  logic        instret_pending_q, instret_undo_pending_q;
+  logic [63:0] minstret_step, minstret;
 
   logic [31:0] new_value, counter_value;
   logic [63:0] counter;
@@ -59,7 +62,7 @@ module cpu_csr #(
     unique case (addr_i[1:0])
       2'b00:   counter = mcycle_q;
       2'b01:   counter = time_i;
-      default: counter = minstret_q;
+      default: counter = minstret;
     endcase
     counter_value = addr_i[7] ? counter[63:32] : counter[31:0];
   end
@@ -104,7 +107,9 @@ module cpu_csr #(
   assign do_write  = access_i && write_i && !illegal_o && !trap_i;
 
   // +1, 0 or -1 (a retired access that faulted in WB is taken back).
-  assign minstret_step = {{63{instret_undo_i && !instret_i}}, instret_i ^ instret_undo_i};
+  assign minstret_step = {{63{instret_undo_pending_q && !instret_pending_q}},
+                          instret_pending_q ^ instret_undo_pending_q};
+  assign minstret      = minstret_q + minstret_step;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -121,9 +126,16 @@ module cpu_csr #(
       mtval_q          <= '0;
       mcycle_q         <= '0;
       minstret_q       <= '0;
+      instret_pending_q      <= 1'b0;
+      instret_undo_pending_q <= 1'b0;
     end else begin
-      mcycle_q   <= mcycle_q + 64'd1;
-      minstret_q <= minstret_q + minstret_step;
+      mcycle_q               <= mcycle_q + 64'd1;
+      minstret_q             <= minstret;
+      // The instruction that writes minstret does not count on top of the
+      // value it wrote.
+      instret_pending_q      <= instret_i && !(do_write && (addr_i == cpu_pkg::CSR_MINSTRET ||
+                                                            addr_i == cpu_pkg::CSR_MINSTRETH));
+      instret_undo_pending_q <= instret_undo_i;
 
       if (trap_i) begin
         mepc_q        <= trap_pc_i;
