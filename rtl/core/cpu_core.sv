@@ -64,7 +64,7 @@ module cpu_core
   cpu_pkg::decoded_t    ex_dec_q;
   logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
-  logic        ex_branch_taken, ex_jump, ex_stall, ex_eq, ex_lt, ex_ltu;
+  logic        ex_branch_taken, ex_jump, ex_busy, ex_eq, ex_lt, ex_ltu;
   logic        load_use, id_hold;
   logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
   logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_mem_access;
@@ -115,18 +115,16 @@ module cpu_core
     end else begin
       started_q <= 1'b1;
       pc_q      <= pc_d;
-      if (trap || ex_redirect) begin
-        id_live_q <= 1'b0;
-        id_held_q <= 1'b0;
-      end else if (id_hold) begin
-        id_held_q         <= 1'b1;
+      // Only the live/held bits see a flush; the rest just follows.
+      if (trap || ex_redirect) id_live_q <= 1'b0;
+      else if (!id_hold)       id_live_q <= started_q && !id_predict_taken;
+      id_held_q <= id_hold && !(trap || ex_redirect);
+      if (id_hold) begin
         id_held_instr_q   <= id_instr;
         id_held_err_q     <= id_err;
         id_held_counter_q <= id_counter;
       end else begin
-        id_live_q <= started_q && !id_predict_taken;
-        id_held_q <= 1'b0;
-        id_pc_q   <= pc_q;
+        id_pc_q <= pc_q;
       end
     end
   end
@@ -182,18 +180,21 @@ module cpu_core
       ex_rs1_q    <= '0;
       ex_rs2_q    <= '0;
       ex_dec_q    <= '0;
-    end else if (trap || ex_redirect || (load_use && !ex_stall)) begin
-      ex_valid_q  <= 1'b0;  // flushed, or a bubble behind a load
-    end else if (!ex_stall) begin
-      ex_valid_q     <= id_live_q;
-      ex_predicted_q <= id_predict_taken;
-      ex_counter_q   <= id_counter;
-      ex_ifault_q    <= id_err;
-      ex_pc_q        <= id_pc_q;
-      ex_instr_q     <= id_instr;
-      ex_rs1_q    <= id_rs1_value;
-      ex_rs2_q    <= id_rs2_value;
-      ex_dec_q    <= id_dec;
+    end else begin
+      // Only the valid bit sees a flush (or the bubble behind a load); the
+      // data registers follow ID whenever EX is free.
+      if (trap || ex_redirect) ex_valid_q <= 1'b0;
+      else if (!ex_busy)       ex_valid_q <= id_live_q && !load_use;
+      if (!ex_busy) begin
+        ex_predicted_q <= id_predict_taken;
+        ex_counter_q   <= id_counter;
+        ex_ifault_q    <= id_err;
+        ex_pc_q        <= id_pc_q;
+        ex_instr_q     <= id_instr;
+        ex_rs1_q       <= id_rs1_value;
+        ex_rs2_q       <= id_rs2_value;
+        ex_dec_q       <= id_dec;
+      end
     end
   end
 
@@ -201,7 +202,7 @@ module cpu_core
   assign load_use = ex_valid_q && ex_dec_q.load && ex_dec_q.rd != 5'd0 &&
                     ((id_rs1_used && id_dec.rs1 == ex_dec_q.rd) ||
                      (id_rs2_used && id_dec.rs2 == ex_dec_q.rd));
-  assign id_hold  = ex_stall || load_use;
+  assign id_hold  = ex_busy || load_use;
 
   // ======================================================================
   // EX: operands forwarded from WB (never a load there: see load_use).
@@ -271,7 +272,8 @@ module cpu_core
     .done_o   (div_done),
     .result_o (div_result)
   );
-  assign ex_stall = ex_valid_q && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
+  // A division occupies EX until its last iteration (a trap clears ex_valid).
+  assign ex_busy = ex_valid_q && ex_dec_q.div && !div_done;
 
   // Loads and stores: the address is the ALU sum.
   always_comb begin
@@ -345,7 +347,7 @@ module cpu_core
                        ((ex_dec_q.branch && ex_branch_taken != ex_predicted_q) ||
                         ex_dec_q.jalr || ex_dec_q.mret || ex_dec_q.fence_i);
   assign ex_redirect_target = (ex_dec_q.branch && !ex_branch_taken) ? ex_pc4 : ex_target;
-  assign ex_retire   = ex_valid_q && !trap && !ex_stall;
+  assign ex_retire   = ex_valid_q && !trap && !ex_busy;
 
   assign ex_mem_access = ex_valid_q && !trap && (ex_dec_q.load || ex_dec_q.store);
   assign dbus_req_o    = ex_mem_access;
