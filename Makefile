@@ -21,6 +21,7 @@ include mk/rtl.mk
 include mk/sim.mk
 include mk/firmware.mk
 include mk/tests.mk
+include mk/llm.mk
 include mk/bench.mk
 
 demo: deps sim firmware

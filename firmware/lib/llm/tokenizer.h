@@ -1,0 +1,25 @@
+/* Byte-pair tokenizer of llama2.c's tokenizer.bin, read from the model
+   image: encoding merges the best-scoring adjacent pair until none is left
+   (integer score keys, so host and SoC agree), with byte fallback; decoding
+   drops the space after BOS and turns <0xHH> pieces into bytes. */
+#ifndef LLM_TOKENIZER_H
+#define LLM_TOKENIZER_H
+
+#include <stddef.h>
+
+#include "llm_model.h"
+
+#define LLM_TOKEN_BOS 1
+#define LLM_TOKEN_EOS 2
+
+/* Encodes TEXT (NUL-terminated) into TOKENS (room for MAX_TOKENS), with BOS
+   first when BOS is set. Returns the count, or -1 when the text needs more
+   than MAX_TOKENS tokens. WORK must hold max_token_length * 2 + 3 bytes. */
+int llm_encode(const llm_model_t *m, const char *text, int bos, int *tokens, int max_tokens,
+               char *work, size_t work_bytes);
+
+/* The text of TOKEN after PREV (NUL-terminated, in BYTE_BUF when it is a byte
+   token). */
+const char *llm_decode(const llm_model_t *m, int prev, int token, char byte_buf[2]);
+
+#endif

@@ -1,0 +1,255 @@
+#include "transformer.h"
+
+#include <string.h>
+
+#include "fixmath.h"
+
+/* ---------------------------------------------------------------- arena */
+static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
+
+size_t llm_state_bytes(const llm_model_t *m) {
+  size_t n = 0;
+  size_t widest = (size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
+  n += 4 * (3 * (size_t)m->dim + 2 * (size_t)m->hidden_dim + (size_t)m->dim + 2 * (size_t)m->kv_dim);
+  n += 4 * (size_t)m->seq_len + 4 * (size_t)m->vocab_size;
+  n += align4(2 * widest);
+  size_t cache = (size_t)m->n_layers * (size_t)m->seq_len;
+  n += 2 * align4(cache * (size_t)m->kv_dim);
+  n += 2 * 4 * cache * (size_t)m->n_kv_heads;
+  return n;
+}
+
+void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
+  uint8_t *p = arena;
+#define CARVE(field, type, count)        \
+  s->field = (type *)(void *)p;          \
+  p += align4(sizeof(type) * (size_t)(count))
+  memset(s, 0, sizeof *s);
+  s->model = m;
+  size_t cache = (size_t)m->n_layers * (size_t)m->seq_len;
+  CARVE(x, int32_t, m->dim);
+  CARVE(xb, int32_t, m->dim);
+  CARVE(xb2, int32_t, m->dim);
+  CARVE(hb, int32_t, m->hidden_dim);
+  CARVE(hb2, int32_t, m->hidden_dim);
+  CARVE(q, int32_t, m->dim);
+  CARVE(k, int32_t, m->kv_dim);
+  CARVE(v, int32_t, m->kv_dim);
+  CARVE(att, int32_t, m->seq_len);
+  CARVE(logits, int32_t, m->vocab_size);
+  CARVE(xq, int16_t, m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
+  CARVE(key_cache, int8_t, cache * (size_t)m->kv_dim);
+  CARVE(value_cache, int8_t, cache * (size_t)m->kv_dim);
+  CARVE(key_scale, int32_t, cache * (size_t)m->n_kv_heads);
+  CARVE(value_scale, int32_t, cache * (size_t)m->n_kv_heads);
+#undef CARVE
+}
+
+/* ---------------------------------------------------------------- pieces */
+static void phase(llm_state_t *s, llm_phase_t ph, uint64_t *mark) {
+  if (!s->clock) return;
+  uint64_t now = s->clock();
+  s->phase_cycles[ph] += now - *mark;
+  *mark = now;
+}
+
+static void rmsnorm(int32_t *out, const int32_t *x, const int32_t *gain, int n) {
+  int64_t ss = 0;
+  for (int i = 0; i < n; i++) ss += (int64_t)x[i] * x[i];  /* Q32 */
+  uint64_t mean = (uint64_t)(ss / n) + 42950;               /* + eps 1e-5 in Q32 */
+  uint32_t rms = fx_isqrt64(mean);                          /* Q16 */
+  if (rms == 0) rms = 1;
+  int64_t inv = ((int64_t)1 << 32) / rms;                   /* Q16 */
+  for (int i = 0; i < n; i++) {
+    int64_t t = ((int64_t)x[i] * inv) >> 16;
+    out[i] = (int32_t)((t * gain[i]) >> 16);
+  }
+}
+
+/* Quantises N Q16 values to int8; returns the Q24 scale (real = q * scale). */
+static int32_t quantize(int8_t *q, const int32_t *x, int n) {
+  int32_t maxabs = 0;
+  for (int i = 0; i < n; i++) {
+    int32_t a = x[i] < 0 ? -x[i] : x[i];
+    if (a > maxabs) maxabs = a;
+  }
+  if (maxabs == 0) {
+    memset(q, 0, (size_t)n);
+    return 0;
+  }
+  int64_t inv = ((int64_t)127 << 32) / maxabs;
+  for (int i = 0; i < n; i++) {
+    q[i] = (int8_t)(((int64_t)x[i] * inv + ((int64_t)1 << 31)) >> 32);
+  }
+  return (int32_t)(((int64_t)maxabs << 8) / 127);  /* Q16 -> Q24, / 127 */
+}
+
+/* Quantises N Q16 values to int16 (matrix inputs); returns the Q30 scale
+   (a step of 1/32767 of the largest value needs the extra precision). */
+static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
+  int32_t maxabs = 0;
+  for (int i = 0; i < n; i++) {
+    int32_t a = x[i] < 0 ? -x[i] : x[i];
+    if (a > maxabs) maxabs = a;
+  }
+  if (maxabs == 0) {
+    memset(q, 0, sizeof(int16_t) * (size_t)n);
+    return 0;
+  }
+  int64_t inv = ((int64_t)32767 << 32) / maxabs;
+  for (int i = 0; i < n; i++) {
+    q[i] = (int16_t)(((int64_t)x[i] * inv + ((int64_t)1 << 31)) >> 32);
+  }
+  return (int32_t)(((int64_t)maxabs << 14) / 32767);  /* Q16 -> Q30, / 32767 */
+}
+
+/* Weights (int8) times an int16 activation vector: the matrix products. */
+static int32_t dot_i8_i16(const int8_t *w, const int16_t *x, int n) {
+  int32_t acc = 0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    acc += w[i] * x[i] + w[i + 1] * x[i + 1] + w[i + 2] * x[i + 2] + w[i + 3] * x[i + 3];
+  }
+  for (; i < n; i++) acc += w[i] * x[i];
+  return acc;
+}
+
+/* The int8 dot product of attention scores (int8 query, int8 keys). */
+static int32_t dot_i8(const int8_t *a, const int8_t *b, int n) {
+  int32_t acc = 0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    acc += a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2] + a[i + 3] * b[i + 3];
+  }
+  for (; i < n; i++) acc += a[i] * b[i];
+  return acc;
+}
+
+/* out = W x for x already quantised to XQ with scale XS (Q30). The combined
+   row scale is Q40; acc * combined stays far inside int64 because it is the
+   output (Q16, int32) times 2^24. */
+static void matmul(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
+  for (int r = 0; r < w->rows; r++) {
+    int32_t acc = dot_i8_i16(w->q + (size_t)r * (size_t)w->cols, xq, w->cols);
+    int64_t combined = ((int64_t)w->scale[r] * xs) >> 14; /* Q24 * Q30 -> Q40 */
+    out[r] = (int32_t)(((int64_t)acc * combined) >> 24);
+  }
+}
+
+static void rope(int32_t *v, int n, int head_size, const int16_t *cos_row, const int16_t *sin_row) {
+  for (int i = 0; i < n; i += 2) {
+    int j = (i % head_size) / 2;
+    int32_t a = v[i], b = v[i + 1];
+    v[i] = (int32_t)(((int64_t)a * cos_row[j] - (int64_t)b * sin_row[j]) >> LLM_Q_ROPE);
+    v[i + 1] = (int32_t)(((int64_t)a * sin_row[j] + (int64_t)b * cos_row[j]) >> LLM_Q_ROPE);
+  }
+}
+
+/* Softmax in place over N Q16 logits; the result sums to about 65536. */
+static void softmax(int32_t *x, int n) {
+  int32_t max = x[0];
+  for (int i = 1; i < n; i++) {
+    if (x[i] > max) max = x[i];
+  }
+  int64_t sum = 0;
+  for (int i = 0; i < n; i++) {
+    int64_t d = (int64_t)x[i] - max;
+    x[i] = fx_exp_neg(d < INT32_MIN ? INT32_MIN : (int32_t)d);
+    sum += x[i];
+  }
+  int64_t inv = ((int64_t)1 << 32) / sum; /* sum >= 65536: the max term is 1 */
+  for (int i = 0; i < n; i++) x[i] = (int32_t)(((int64_t)x[i] * inv) >> 16);
+}
+
+/* ---------------------------------------------------------------- forward */
+const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
+  const llm_model_t *m = s->model;
+  const int dim = m->dim, kv_dim = m->kv_dim, hs = m->head_size, hidden = m->hidden_dim;
+  const int kv_mul = m->n_heads / m->n_kv_heads;
+  uint64_t mark = s->clock ? s->clock() : 0;
+
+  /* Embedding: dequantise the token's row to Q16. */
+  const int8_t *row = m->embed.q + (size_t)token * (size_t)dim;
+  for (int i = 0; i < dim; i++) s->x[i] = (int32_t)(((int64_t)row[i] * m->embed.scale[token]) >> 8);
+
+  /* 1/sqrt(head_size) in Q16. */
+  const int32_t inv_sqrt_hs = (int32_t)(((int64_t)1 << 32) / fx_isqrt64((uint64_t)hs << 32));
+  const int16_t *cos_row = m->rope_cos + (size_t)pos * (size_t)(hs / 2);
+  const int16_t *sin_row = m->rope_sin + (size_t)pos * (size_t)(hs / 2);
+
+  for (int l = 0; l < m->n_layers; l++) {
+    const llm_layer_t *L = &m->layers[l];
+    size_t cache_row = (size_t)l * (size_t)m->seq_len;
+
+    rmsnorm(s->xb, s->x, L->rms_att, dim);
+    int32_t xs = quantize16(s->xq, s->xb, dim);
+    phase(s, LLM_PHASE_OTHER, &mark);
+    matmul(s->q, &L->wq, s->xq, xs);
+    matmul(s->k, &L->wk, s->xq, xs);
+    matmul(s->v, &L->wv, s->xq, xs);
+    phase(s, LLM_PHASE_MATMUL, &mark);
+    rope(s->q, dim, hs, cos_row, sin_row);
+    rope(s->k, kv_dim, hs, cos_row, sin_row);
+
+    /* Append this position's key and value, int8 per kv head. */
+    for (int h = 0; h < m->n_kv_heads; h++) {
+      size_t slot = (cache_row + (size_t)pos) * (size_t)m->n_kv_heads + (size_t)h;
+      size_t at = (cache_row + (size_t)pos) * (size_t)kv_dim + (size_t)(h * hs);
+      s->key_scale[slot] = quantize(s->key_cache + at, s->k + h * hs, hs);
+      s->value_scale[slot] = quantize(s->value_cache + at, s->v + h * hs, hs);
+    }
+
+    /* Attention, head by head (heads h and h+1.. share kv head h / kv_mul). */
+    for (int h = 0; h < m->n_heads; h++) {
+      int kvh = h / kv_mul;
+      int8_t qq[LLM_MAX_HEAD_SIZE];
+      int32_t qs = quantize(qq, s->q + h * hs, hs);
+      for (int t = 0; t <= pos; t++) {
+        size_t at = (cache_row + (size_t)t) * (size_t)kv_dim + (size_t)(kvh * hs);
+        int32_t dot = dot_i8(qq, s->key_cache + at, hs);
+        int32_t ks = s->key_scale[(cache_row + (size_t)t) * (size_t)m->n_kv_heads + (size_t)kvh];
+        int64_t combined = ((int64_t)qs * ks) >> LLM_Q_SCALE;          /* Q24 */
+        int64_t score = ((int64_t)dot * combined) >> 8;                /* Q16 */
+        s->att[t] = (int32_t)((score * inv_sqrt_hs) >> 16);
+      }
+      softmax(s->att, pos + 1);
+      int32_t *out = s->xb + h * hs;
+      for (int i = 0; i < hs; i++) out[i] = 0;
+      for (int t = 0; t <= pos; t++) {
+        size_t at = (cache_row + (size_t)t) * (size_t)kv_dim + (size_t)(kvh * hs);
+        int32_t vs = s->value_scale[(cache_row + (size_t)t) * (size_t)m->n_kv_heads + (size_t)kvh];
+        int32_t w = (int32_t)(((int64_t)s->att[t] * vs) >> LLM_Q_SCALE); /* Q16 per int8 unit */
+        const int8_t *vrow = s->value_cache + at;
+        for (int i = 0; i < hs; i++) out[i] += w * vrow[i];
+      }
+    }
+    phase(s, LLM_PHASE_ATTENTION, &mark);
+
+    xs = quantize16(s->xq, s->xb, dim);
+    phase(s, LLM_PHASE_OTHER, &mark);
+    matmul(s->xb2, &L->wo, s->xq, xs);
+    phase(s, LLM_PHASE_MATMUL, &mark);
+    for (int i = 0; i < dim; i++) s->x[i] += s->xb2[i];
+
+    /* Feed-forward: w2(silu(w1 x) * w3 x). */
+    rmsnorm(s->xb, s->x, L->rms_ffn, dim);
+    xs = quantize16(s->xq, s->xb, dim);
+    phase(s, LLM_PHASE_OTHER, &mark);
+    matmul(s->hb, &L->w1, s->xq, xs);
+    matmul(s->hb2, &L->w3, s->xq, xs);
+    phase(s, LLM_PHASE_MATMUL, &mark);
+    for (int i = 0; i < hidden; i++) s->hb[i] = fx_mul_shift(fx_silu(s->hb[i]), s->hb2[i], 16);
+    xs = quantize16(s->xq, s->hb, hidden);
+    phase(s, LLM_PHASE_OTHER, &mark);
+    matmul(s->xb, &L->w2, s->xq, xs);
+    phase(s, LLM_PHASE_MATMUL, &mark);
+    for (int i = 0; i < dim; i++) s->x[i] += s->xb[i];
+  }
+
+  rmsnorm(s->xb, s->x, m->rms_final, dim);
+  int32_t xs = quantize16(s->xq, s->xb, dim);
+  phase(s, LLM_PHASE_OTHER, &mark);
+  matmul(s->logits, &m->classifier, s->xq, xs);
+  phase(s, LLM_PHASE_MATMUL, &mark);
+  return s->logits;
+}

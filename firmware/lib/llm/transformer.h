@@ -1,0 +1,35 @@
+/* The integer Llama-2 forward pass (RMSNorm, RoPE, grouped-query attention,
+   SiLU-gated FFN), after llama2.c's run.c: plain structs, no hidden
+   allocation -- the caller hands in one arena. Activations are int32 Q16;
+   matrix inputs are quantised per vector to int8. The key/value cache is int8
+   with one Q24 scale per (layer, position, kv head), reached through the
+   kv-cache interface so that attention can run elsewhere (the UniCAIM block). */
+#ifndef LLM_TRANSFORMER_H
+#define LLM_TRANSFORMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "llm_model.h"
+
+/* Cycle accounting hooks (no-ops on the host unless set). */
+typedef enum { LLM_PHASE_MATMUL, LLM_PHASE_ATTENTION, LLM_PHASE_OTHER, LLM_PHASES } llm_phase_t;
+
+typedef struct {
+  const llm_model_t *model;
+  int32_t *x, *xb, *xb2, *hb, *hb2, *q, *k, *v, *att, *logits; /* Q16 */
+  int16_t *xq;                                                /* quantised matmul input */
+  int8_t *key_cache, *value_cache;    /* [layer][pos][kv_dim] */
+  int32_t *key_scale, *value_scale;   /* [layer][pos][kv_head], Q24 */
+  uint64_t (*clock)(void);            /* cycle counter, or NULL */
+  uint64_t phase_cycles[LLM_PHASES];
+} llm_state_t;
+
+/* Bytes of arena the model needs. */
+size_t llm_state_bytes(const llm_model_t *m);
+/* Carves the state out of ARENA (at least llm_state_bytes, 4-byte aligned). */
+void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena);
+/* Runs TOKEN at position POS (0 <= pos < seq_len); returns the logits (Q16). */
+const int32_t *llm_forward(llm_state_t *s, int token, int pos);
+
+#endif

@@ -1,0 +1,25 @@
+# Language model: the converter's image, host builds of the firmware's
+# inference code (the same sources), and the fp32 reference.
+MODELS_DIR  ?= ../shared/models
+MODEL       ?= $(MODELS_DIR)/stories260K.bin
+TOKENIZER   ?= $(MODELS_DIR)/tok512.bin
+LLM_BUILD   := $(BUILD)/llm
+LLM_IMAGE   := $(LLM_BUILD)/model.ucm
+HOST_CC     := gcc
+HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmware/lib/util
+LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c) firmware/lib/util/crc32.c
+
+$(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
+	@mkdir -p $(LLM_BUILD)
+	$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
+
+$(LLM_BUILD)/llm_host: tools/llm/llm_host.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
+	@mkdir -p $(LLM_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+
+$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
+	@mkdir -p $(LLM_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
+
+.PHONY: llm-host
+llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval

@@ -1,0 +1,261 @@
+#!/usr/bin/python3
+"""Convert a llama2.c checkpoint and tokenizer into the firmware's integer
+model image (.ucm), the format firmware/lib/llm/model.h reads.
+
+usage: convert.py MODEL.bin TOKENIZER.bin -o OUT.ucm [--max-bytes N]
+
+Checkpoints: legacy v0 fp32 (7-int header, as stories260K.bin), v1 fp32 and
+v2 int8 ("ak42" magic, 256-byte header). The image holds:
+  * int8 weight matrices, one Q24 scale per row (max |w| / 127), so any
+    hidden_dim works (172 for stories260K);
+  * RMSNorm gains in Q16;
+  * RoPE cos/sin tables in Q14 for every position;
+  * the tokenizer: scores as order-preserving int32 keys, strings, and the
+    token ids sorted by string for the encoder's binary search;
+  * a CRC-32 over the whole image (computed with the field zeroed).
+"""
+import argparse
+import struct
+import sys
+import zlib
+
+import numpy as np
+
+MAGIC = b"UCLM"
+VERSION = 1
+HEADER_WORDS = 32
+Q_NORM = 16
+Q_SCALE = 24
+Q_ROPE = 14
+
+
+class ConvertError(Exception):
+    pass
+
+
+def read_checkpoint(path):
+    """Return (config dict, weights dict of float32 arrays)."""
+    try:
+        data = open(path, "rb").read()
+    except OSError as e:
+        raise ConvertError(f"cannot read checkpoint '{path}': {e.strerror}")
+    if len(data) < 28:
+        raise ConvertError(f"'{path}' is too short for a llama2.c header ({len(data)} bytes)")
+    magic = struct.unpack_from("<I", data, 0)[0]
+    if magic == 0x616B3432:
+        version = struct.unpack_from("<i", data, 4)[0]
+        if version not in (1, 2):
+            raise ConvertError(f"'{path}': unsupported llama2.c version {version} (1 and 2 are)")
+        if len(data) < 256:
+            raise ConvertError(f"'{path}' is truncated (header)")
+        dim, hidden, layers, heads, kv_heads, vocab, seq = struct.unpack_from("<7i", data, 8)
+        shared = data[36] != 0
+        group = struct.unpack_from("<i", data, 37)[0] if version == 2 else 0
+        offset = 256
+    else:
+        version = 0
+        dim, hidden, layers, heads, kv_heads, vocab, seq = struct.unpack_from("<7i", data, 0)
+        shared = vocab > 0
+        vocab = abs(vocab)
+        offset = 28
+    cfg = dict(dim=dim, hidden_dim=hidden, n_layers=layers, n_heads=heads, n_kv_heads=kv_heads,
+               vocab_size=vocab, seq_len=seq, shared_classifier=shared, version=version)
+    check_config(cfg, path)
+    head = dim // heads
+    kv_dim = kv_heads * head
+    shapes = {
+        "token_embedding": (vocab, dim), "rms_att": (layers, dim), "wq": (layers, dim, dim),
+        "wk": (layers, kv_dim, dim), "wv": (layers, kv_dim, dim), "wo": (layers, dim, dim),
+        "rms_ffn": (layers, dim), "w1": (layers, hidden, dim), "w2": (layers, dim, hidden),
+        "w3": (layers, hidden, dim), "rms_final": (dim,), "classifier": (vocab, dim),
+    }
+    pos = [offset]
+
+    def f32(name, shape=None):
+        shape = shape or shapes[name]
+        n = int(np.prod(shape))
+        if pos[0] + 4 * n > len(data):
+            raise ConvertError(f"'{path}' is truncated: {name} needs {4 * n} bytes at offset {pos[0]}, "
+                               f"file has {len(data)}")
+        a = np.frombuffer(data, dtype="<f4", count=n, offset=pos[0]).reshape(shape)
+        pos[0] += 4 * n
+        return a.astype(np.float32)
+
+    def q80(name):
+        shape = shapes[name]
+        n = int(np.prod(shape))
+        if n % group:
+            raise ConvertError(f"'{path}': {name} size {n} is not a multiple of group size {group}")
+        if pos[0] + n + 4 * (n // group) > len(data):
+            raise ConvertError(f"'{path}' is truncated: {name}")
+        q = np.frombuffer(data, dtype=np.int8, count=n, offset=pos[0]).astype(np.float32)
+        pos[0] += n
+        s = np.frombuffer(data, dtype="<f4", count=n // group, offset=pos[0])
+        pos[0] += 4 * (n // group)
+        return (q.reshape(-1, group) * s[:, None]).reshape(shape)
+
+    w = {}
+    if version == 0:
+        for name in ("token_embedding", "rms_att", "wq", "wk", "wv", "wo", "rms_ffn", "w1", "w2", "w3",
+                     "rms_final"):
+            w[name] = f32(name)
+        pos[0] += 4 * seq * head  # legacy freq_cis_real/imag, unused
+        w["classifier"] = w["token_embedding"] if shared else f32("classifier")
+    else:
+        for name in ("rms_att", "rms_ffn", "rms_final"):
+            w[name] = f32(name)
+        read = f32 if version == 1 else q80
+        w["token_embedding"] = read("token_embedding")
+        for name in ("wq", "wk", "wv", "wo", "w1", "w2", "w3"):
+            w[name] = read(name)
+        w["classifier"] = w["token_embedding"] if shared else read("classifier")
+    if pos[0] > len(data):
+        raise ConvertError(f"'{path}' is truncated")
+    return cfg, w
+
+
+def check_config(cfg, path):
+    for key in ("dim", "hidden_dim", "n_layers", "n_heads", "n_kv_heads", "vocab_size", "seq_len"):
+        if not 0 < cfg[key] <= 1 << 20:
+            raise ConvertError(f"'{path}': implausible {key} = {cfg[key]} (wrong format?)")
+    if cfg["dim"] % cfg["n_heads"] or cfg["n_heads"] % cfg["n_kv_heads"]:
+        raise ConvertError(f"'{path}': inconsistent dimensions: dim {cfg['dim']}, heads {cfg['n_heads']}, "
+                           f"kv heads {cfg['n_kv_heads']}")
+    if (cfg["dim"] // cfg["n_heads"]) % 2:
+        raise ConvertError(f"'{path}': head size {cfg['dim'] // cfg['n_heads']} is odd (RoPE needs pairs)")
+
+
+def read_tokenizer(path, vocab):
+    try:
+        data = open(path, "rb").read()
+    except OSError as e:
+        raise ConvertError(f"cannot read tokenizer '{path}': {e.strerror}")
+    if len(data) < 4:
+        raise ConvertError(f"tokenizer '{path}' is truncated")
+    max_len = struct.unpack_from("<I", data, 0)[0]
+    pos, tokens = 4, []
+    for i in range(vocab):
+        if pos + 8 > len(data):
+            raise ConvertError(f"tokenizer '{path}' is truncated at token {i} of {vocab}")
+        score, n = struct.unpack_from("<fi", data, pos)
+        pos += 8
+        if n < 0 or n > max_len or pos + n > len(data):
+            raise ConvertError(f"tokenizer '{path}': bad length {n} for token {i}")
+        tokens.append((score, data[pos:pos + n]))
+        pos += n
+    return max_len, tokens
+
+
+def score_key(score):
+    """An int32 with the same order as the float (for integer-only merging)."""
+    bits = struct.unpack("<i", struct.pack("<f", score))[0]
+    return bits if bits >= 0 else -(bits & 0x7FFFFFFF) - 1
+
+
+def quantize_rows(m):
+    m = m.reshape(-1, m.shape[-1]).astype(np.float64)
+    maxabs = np.abs(m).max(axis=1)
+    scale = np.where(maxabs > 0, maxabs / 127.0, 1.0)
+    q = np.clip(np.rint(m / scale[:, None]), -127, 127).astype(np.int8)
+    s = np.rint(scale * (1 << Q_SCALE)).astype(np.int64)
+    if s.max() >= 1 << 31:
+        raise ConvertError("a weight row is too large for a Q24 scale")
+    return s.astype("<i4").tobytes() + q.tobytes()
+
+
+def fixed(a, q):
+    v = np.rint(np.asarray(a, dtype=np.float64) * (1 << q))
+    if np.abs(v).max() >= 1 << 31:
+        raise ConvertError("a norm gain is out of the Q16 range")
+    return v.astype("<i4").tobytes()
+
+
+def pad4(b):
+    return b + b"\0" * (-len(b) % 4)
+
+
+def build_image(cfg, w, tok_max_len, tokens):
+    head = cfg["dim"] // cfg["n_heads"]
+    sections = {}
+    sections["embed"] = quantize_rows(w["token_embedding"])
+    layers = []
+    for l in range(cfg["n_layers"]):
+        layers.append(fixed(w["rms_att"][l], Q_NORM))
+        for name in ("wq", "wk", "wv", "wo"):
+            layers.append(quantize_rows(w[name][l]))
+        layers.append(fixed(w["rms_ffn"][l], Q_NORM))
+        for name in ("w1", "w2", "w3"):
+            layers.append(quantize_rows(w[name][l]))
+    sections["layers"] = b"".join(pad4(x) for x in layers)
+    sections["final_norm"] = fixed(w["rms_final"], Q_NORM)
+    if not cfg["shared_classifier"]:
+        sections["classifier"] = quantize_rows(w["classifier"])
+    pos = np.arange(cfg["seq_len"])[:, None]
+    freq = 1.0 / (10000.0 ** (np.arange(0, head, 2) / head))
+    angle = pos * freq[None, :]
+    rope = np.rint(np.stack([np.cos(angle), np.sin(angle)]) * (1 << Q_ROPE)).astype("<i2")
+    sections["rope"] = rope.tobytes()  # cos[seq][head/2] then sin[seq][head/2]
+    strings = b""
+    offsets = []
+    for _, s in tokens:
+        offsets.append(len(strings))
+        strings += s + b"\0"
+    order = sorted(range(len(tokens)), key=lambda i: tokens[i][1])
+    tok = struct.pack("<I", tok_max_len)
+    tok += struct.pack(f"<{len(tokens)}i", *[score_key(s) for s, _ in tokens])
+    tok += struct.pack(f"<{len(tokens)}I", *offsets)
+    tok += struct.pack(f"<{len(tokens)}H", *order) + (b"\0\0" if len(tokens) % 2 else b"")
+    tok += pad4(strings)
+    sections["tokenizer"] = tok
+
+    header_bytes = 4 * HEADER_WORDS
+    offset = header_bytes
+    offs = {}
+    body = b""
+    for name in ("embed", "layers", "final_norm", "classifier", "rope", "tokenizer"):
+        if name not in sections:
+            continue
+        offs[name] = offset
+        blob = pad4(sections[name])
+        body += blob
+        offset += len(blob)
+    offs.setdefault("classifier", offs["embed"])
+    words = [VERSION, header_bytes, offset, 0,
+             cfg["dim"], cfg["hidden_dim"], cfg["n_layers"], cfg["n_heads"], cfg["n_kv_heads"],
+             cfg["vocab_size"], cfg["seq_len"], int(cfg["shared_classifier"]),
+             offs["embed"], offs["layers"], offs["final_norm"], offs["classifier"], offs["rope"],
+             offs["tokenizer"]]
+    header = MAGIC + struct.pack(f"<{len(words)}I", *words)
+    header += b"\0" * (header_bytes - len(header))
+    image = bytearray(header + body)
+    crc = zlib.crc32(bytes(image)) & 0xFFFFFFFF
+    struct.pack_into("<I", image, 16, crc)  # word 4 (after magic, version, header_bytes, total)
+    return bytes(image)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("model")
+    ap.add_argument("tokenizer")
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--max-bytes", type=int, default=0,
+                    help="refuse an image larger than this (the RAM it must fit)")
+    args = ap.parse_args()
+    try:
+        cfg, w = read_checkpoint(args.model)
+        max_len, tokens = read_tokenizer(args.tokenizer, cfg["vocab_size"])
+        image = build_image(cfg, w, max_len, tokens)
+        if args.max_bytes and len(image) > args.max_bytes:
+            raise ConvertError(f"the model image is {len(image)} bytes; the target RAM allows "
+                               f"{args.max_bytes}")
+    except ConvertError as e:
+        sys.exit(f"convert.py: {e}")
+    with open(args.output, "wb") as f:
+        f.write(image)
+    print(f"{args.output}: {len(image)} bytes, dim {cfg['dim']}, hidden {cfg['hidden_dim']}, "
+          f"{cfg['n_layers']} layers, {cfg['n_heads']}/{cfg['n_kv_heads']} heads, vocab {cfg['vocab_size']}, "
+          f"seq {cfg['seq_len']} (llama2.c v{cfg['version']})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+/* llm_host: the firmware's integer inference, built for the host.
+   usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
+                   [-i prompt] [--ids]
+   Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
+   test compares against). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generate.h"
+#include "llm_model.h"
+#include "sampler.h"
+#include "tokenizer.h"
+#include "transformer.h"
+
+typedef struct {
+  int ids;
+  int count;
+  int tokens[65536];
+} emit_ctx_t;
+
+static void emit(int token, const char *text, void *ctx) {
+  emit_ctx_t *c = ctx;
+  if (c->count < 65536) c->tokens[c->count++] = token;
+  if (!c->ids) {
+    fputs(text, stdout);
+    fflush(stdout);
+  }
+}
+
+static void *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *buf = malloc((size_t)n + 4);
+  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    fclose(f);
+    free(buf);
+    return NULL;
+  }
+  fclose(f);
+  *len = (size_t)n;
+  return buf;
+}
+
+static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
+    return 2;
+  }
+  int steps = 256, ids = 0;
+  int32_t temperature = 0, topp = q16("0.9");
+  uint64_t seed = 1;
+  const char *prompt = "";
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--ids")) ids = 1;
+    else if (i + 1 < argc && !strcmp(argv[i], "-n")) steps = atoi(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "-t")) temperature = q16(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "-p")) topp = q16(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "-s")) seed = strtoull(argv[++i], NULL, 0);
+    else if (i + 1 < argc && !strcmp(argv[i], "-i")) prompt = argv[++i];
+    else {
+      fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  size_t len;
+  void *image = read_file(argv[1], &len);
+  if (!image) {
+    fprintf(stderr, "llm_host: cannot read %s\n", argv[1]);
+    return 2;
+  }
+  llm_model_t model;
+  const char *error;
+  if (llm_model_open(&model, image, len, &error)) {
+    fprintf(stderr, "llm_host: %s: %s\n", argv[1], error);
+    return 2;
+  }
+  if (steps <= 0 || steps > model.seq_len) steps = model.seq_len;
+  void *arena = malloc(llm_state_bytes(&model));
+  llm_state_t state;
+  llm_state_init(&state, &model, arena);
+  int32_t *probs = malloc(sizeof(int32_t) * (size_t)model.vocab_size);
+  uint16_t *order = malloc(sizeof(uint16_t) * (size_t)model.vocab_size);
+  llm_sampler_t sampler;
+  llm_sampler_init(&sampler, model.vocab_size, temperature, topp, seed, probs, order);
+
+  int *tokens = malloc(sizeof(int) * (size_t)model.seq_len);
+  char work[4096];
+  int n = llm_encode(&model, prompt, 1, tokens, model.seq_len, work, sizeof work);
+  if (n < 0 || n > steps) {
+    fprintf(stderr, "llm_host: the prompt is longer than the context (%d positions)\n", steps);
+    return 2;
+  }
+  static emit_ctx_t ctx;
+  ctx.ids = ids;
+  llm_gen_stats_t stats;
+  llm_generate(&state, &sampler, tokens, n, steps, emit, &ctx, &stats);
+  if (ids) {
+    printf("TOKENS");
+    for (int i = 0; i < ctx.count; i++) printf(" %d", ctx.tokens[i]);
+  }
+  printf("\n");
+  return 0;
+}
