@@ -7,7 +7,7 @@ SYNTH_DIR   := $(BUILD)/synth
 # as core_*_ecp5default, for comparison with other cores' published figures.
 ECP5_SYNTH  := synth_ecp5 -abc9 -nowidelut
 ECP5DEF_SYNTH := synth_ecp5
-XC7_SYNTH   := synth_xilinx -family xc7
+XC7_SYNTH   := synth_xilinx -family xc7 -flatten
 # The SoC as counted: 64 KiB RAM, 16 KiB ROM (block RAM either way).
 SYNTH_SOC_PARAMS := chparam -set RamBytes 65536 -set RomBytes 16384 soc_top;
 
