@@ -3,11 +3,11 @@ SHELL  := /bin/bash
 BUILD  := build
 PYTHON := /usr/bin/python3
 
-.PHONY: all deps sim firmware lint test demo bench synth clean help
+.PHONY: all deps sim firmware lint test demo demo-console bench synth clean help
 all: sim firmware
 
 help:
-	@echo "make demo      build everything and run the console demo in the simulator"
+	@echo "make demo      build everything and run stories260K on the simulated SoC"
 	@echo "make test      the whole regression (lint, ISA suite, unit benches, firmware)"
 	@echo "make sim       build $(BUILD)/sim/unicaim-sim"
 	@echo "make firmware  build the firmware apps into $(BUILD)/fw"
@@ -19,12 +19,17 @@ include mk/deps.mk
 include mk/regmap.mk
 include mk/rtl.mk
 include mk/sim.mk
+include mk/llm.mk
 include mk/firmware.mk
 include mk/tests.mk
-include mk/llm.mk
 include mk/bench.mk
 
+# The language model on the simulated SoC; `make demo-console` runs the
+# plain console session instead.
 demo: deps sim firmware
+	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/llm.elf --script tests/fw/llm_demo.txt
+
+demo-console: deps sim firmware
 	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/console.elf --script tests/fw/console_demo.txt
 
 clean:

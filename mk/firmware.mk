@@ -24,13 +24,18 @@ $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
+# The language-model app links the converted model image.
+$(FW_BUILD)/obj/firmware/apps/llm/model_blob.o: firmware/apps/llm/model_blob.S $(LLM_IMAGE)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(LLM_IMAGE))"' -c $< -o $@
+
 $(FW_BUILD)/obj/%.o: %.S $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
 # $(1): ELF name, $(2): source directory.
 define FW_APP_RULE
-$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard $(2)/*.c)) linker/ram.ld
+$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard $(2)/*.c $(2)/*.S)) linker/ram.ld
 	$(RV_CC) $(FW_LDFLAGS) $$(filter %.o,$$^) -o $$@
 	$(RV_OBJDUMP) -d $$@ > $$(@:.elf=.lst)
 endef

@@ -42,7 +42,7 @@ def collect(build, run):
     @add("console-stdin")
     def _():
         script = (b"echo one  two\r\nnope\r\nled 0x3c\r\nled 256\r\nled x\r\nexit 300\r\n"
-                  b"info\r\n" + b"a b c d e f g h i j k l m\r\n" + b"exit 9\r\n")
+                  b"info\r\n" + b"w " * 49 + b"\r\n" + b"exit 9\r\n")
         rc, out, err = sim_run(os.path.join(fw, "console.elf"), script, ["--max-cycles", "30000000"])
         want = ["one two", "error: unknown command 'nope'", "leds 0x3c", "error: usage: led <0..255>",
                 "error: usage: exit [0..255]", "clock    50000000 Hz", "error: too many words", "bye"]

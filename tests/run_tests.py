@@ -18,6 +18,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import fw_tests  # noqa: E402  (firmware-on-simulator cases)
+import llm_tests  # noqa: E402  (language model)
 
 
 def run(cmd, timeout, stdin_data=None):
@@ -64,6 +65,7 @@ def main():
     tests += [unit_test(b) for b in sorted(glob.glob(os.path.join(build, "tests/rtl/tb_*")))
               if os.access(b, os.X_OK) and os.path.isfile(b)]
     tests += fw_tests.collect(build, run)
+    tests += llm_tests.collect(build, run)
     tests = [t for t in tests if args.k in t[0]]
 
     passed = failed = 0

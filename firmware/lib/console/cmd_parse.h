@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CMD_MAX_ARGS 12
+#define CMD_MAX_ARGS 48
 
 typedef int (*cmd_fn_t)(int argc, char **argv);
 

@@ -1,0 +1,179 @@
+/* The language-model console: runs a llama2.c model (converted by
+   tools/llm/convert.py and linked in) with the integer inference of
+   firmware/lib/llm, streaming the story over the UART. */
+#include <stdio.h>
+#include <string.h>
+
+#include "console.h"
+#include "csr.h"
+#include "generate.h"
+#include "irq.h"
+#include "llm_model.h"
+#include "sampler.h"
+#include "soc_regs.h"
+#include "sysctl.h"
+#include "tokenizer.h"
+#include "transformer.h"
+#include "uart.h"
+
+#ifndef LLM_ARENA_BYTES
+#define LLM_ARENA_BYTES (1024 * 1024)
+#endif
+
+extern const uint8_t llm_model_image[], llm_model_image_end[];
+
+static llm_model_t model;
+static llm_state_t state;
+static uint32_t arena[LLM_ARENA_BYTES / 4];
+static int prompt_tokens[1024];
+static int32_t probs[65536 / 4];
+static uint16_t order[65536 / 4];
+static char work[2048];
+static const cmd_t commands[];
+
+typedef struct {
+  int show_ids, count;
+  int tokens[1024];
+} emit_ctx_t;
+static emit_ctx_t emitted;
+
+static void emit(int token, const char *text, void *ctx) {
+  emit_ctx_t *c = ctx;
+  if (c->count < (int)(sizeof c->tokens / sizeof c->tokens[0])) c->tokens[c->count++] = token;
+  fputs(text, stdout);
+  fflush(stdout);
+}
+
+static void print_fixed(const char *label, uint64_t milli) {
+  printf("%s%llu.%03llu", label, (unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000));
+}
+
+/* story [-n steps] [-t temp] [-p topp] [-s seed] [--ids] [prompt words...] */
+static int cmd_story(int argc, char **argv) {
+  int32_t steps = 256, temp_milli = 0, topp_milli = 900, seed = 1;
+  int show_ids = 0, i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    int32_t *target = NULL, max = 0;
+    if (!strcmp(argv[i], "--ids")) {
+      show_ids = 1;
+      continue;
+    }
+    if (!strcmp(argv[i], "-n")) target = &steps, max = model.seq_len;
+    else if (!strcmp(argv[i], "-t")) target = &temp_milli, max = 10000;
+    else if (!strcmp(argv[i], "-p")) target = &topp_milli, max = 1000;
+    else if (!strcmp(argv[i], "-s")) target = &seed, max = 0x7fffffff;
+    if (!target || i + 1 >= argc || !cmd_parse_i32_range(argv[i + 1], target == &steps, max, target)) {
+      printf("error: usage: story [-n 1..%d] [-t 0..10000 (milli)] [-p 0..1000 (milli)] [-s seed] [--ids] "
+             "[prompt]\n", model.seq_len);
+      return -1;
+    }
+    i++;
+  }
+  /* The rest of the words, with single spaces, is the prompt. */
+  work[0] = '\0';
+  size_t len = 0;
+  for (; i < argc; i++) {
+    size_t w = strlen(argv[i]);
+    if (len + w + 2 > sizeof work / 2) {
+      printf("error: prompt too long\n");
+      return -1;
+    }
+    if (len) work[len++] = ' ';
+    memcpy(work + len, argv[i], w + 1);
+    len += w;
+  }
+  static char text[1024];
+  memcpy(text, work, len + 1);
+  int n = llm_encode(&model, text, 1, prompt_tokens, (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]),
+                     work, sizeof work);
+  if (n < 0 || n > steps) {
+    printf("error: the prompt needs more positions than the %ld asked for (context %d)\n", (long)steps,
+           model.seq_len);
+    return -1;
+  }
+  llm_sampler_t sampler;
+  llm_sampler_init(&sampler, model.vocab_size, (int32_t)(((int64_t)temp_milli << 16) / 1000),
+                   (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed, probs, order);
+  emitted.count = 0;
+  emitted.show_ids = show_ids;
+  memset(state.phase_cycles, 0, sizeof state.phase_cycles);
+  llm_gen_stats_t stats;
+  llm_generate(&state, &sampler, prompt_tokens, n, (int)steps, emit, &emitted, &stats);
+  printf("\n");
+  if (show_ids) {
+    printf("TOKENS");
+    for (int k = 0; k < emitted.count; k++) printf(" %d", emitted.tokens[k]);
+    printf("\n");
+  }
+  uint64_t per_token = stats.generated ? stats.decode_cycles / (uint64_t)stats.generated : 0;
+  uint64_t prefill = n > 1 ? stats.prefill_cycles / (uint64_t)(n - 1) : 0;
+  uint64_t total = state.phase_cycles[0] + state.phase_cycles[1] + state.phase_cycles[2];
+  printf("stats: prompt %d tokens, generated %d; cycles/token decode %llu, prefill %llu\n", n,
+         stats.generated, (unsigned long long)per_token, (unsigned long long)prefill);
+  if (total) {
+    printf("stats: matmul %llu%%, attention %llu%%, other %llu%%\n",
+           (unsigned long long)(state.phase_cycles[LLM_PHASE_MATMUL] * 100 / total),
+           (unsigned long long)(state.phase_cycles[LLM_PHASE_ATTENTION] * 100 / total),
+           (unsigned long long)(state.phase_cycles[LLM_PHASE_OTHER] * 100 / total));
+  }
+  if (per_token) {
+    print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
+    printf(" tok/s at %lu MHz; kv cache %d of %d positions\n", (unsigned long)(SYSCTL_CLK_HZ / 1000000),
+           n + stats.generated, model.seq_len);
+  }
+  return 0;
+}
+
+static int cmd_model(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  printf("model: dim %d, hidden %d, %d layers, %d heads (%d kv), vocab %d, context %d, image %lu bytes\n",
+         model.dim, model.hidden_dim, model.n_layers, model.n_heads, model.n_kv_heads, model.vocab_size,
+         model.seq_len, (unsigned long)model.image_bytes);
+  return 0;
+}
+
+static int cmd_help(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  console_print_help(commands);
+  return 0;
+}
+
+static int cmd_exit(int argc, char **argv) {
+  int32_t code = 0;
+  if (argc > 2 || (argc == 2 && !cmd_parse_i32_range(argv[1], 0, 255, &code))) {
+    printf("error: usage: exit [0..255]\n");
+    return -1;
+  }
+  sysctl_exit(code);
+}
+
+static const cmd_t commands[] = {
+    {"help", "", "this list", cmd_help},
+    {"model", "", "the model's shape", cmd_model},
+    {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
+    {"exit", "[code]", "end the program", cmd_exit},
+    {NULL, NULL, NULL, NULL},
+};
+
+int main(void) {
+  uart_rx_buffer_enable();
+  irq_global_enable();
+  const char *error;
+  size_t len = (size_t)(llm_model_image_end - llm_model_image);
+  if (llm_model_open(&model, llm_model_image, len, &error)) {
+    printf("error: model image: %s\n", error);
+    return 3;
+  }
+  if (llm_state_bytes(&model) > sizeof arena || model.vocab_size > (int)(sizeof probs / sizeof probs[0])) {
+    printf("error: the model needs %lu bytes of state; this build has %lu\n",
+           (unsigned long)llm_state_bytes(&model), (unsigned long)sizeof arena);
+    return 3;
+  }
+  llm_state_init(&state, &model, arena);
+  state.clock = read_cycle;
+  printf("\nUniCAIM SoC language model console. ");
+  cmd_model(0, NULL);
+  console_run(commands);
+}

@@ -1,0 +1,153 @@
+"""Language-model tests: the converter, the fp32 reference against the
+published reference text, the integer path against fp32, bad input, and the
+SoC in the simulator producing the host's tokens."""
+import os
+import re
+import struct
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PY = "/usr/bin/python3"
+MODELS = os.path.join(os.path.dirname(ROOT), "shared", "models")
+
+
+def collect(build, run):
+    llm = os.path.join(build, "llm")
+    image = os.path.join(llm, "model.ucm")
+    host, evaluate = os.path.join(llm, "llm_host"), os.path.join(llm, "llm_eval")
+    model, tok = os.path.join(MODELS, "stories260K.bin"), os.path.join(MODELS, "tok512.bin")
+    convert = os.path.join(ROOT, "tools", "llm", "convert.py")
+    tmp = tempfile.mkdtemp(prefix="unicaim-llm-")
+    tests = []
+
+    def add(name):
+        def deco(fn):
+            tests.append(("llm/" + name, fn))
+            return fn
+        return deco
+
+    @add("fp32-reference-text")
+    def _():
+        with open(os.path.join(MODELS, "README.md")) as f:
+            readme = f.read()
+        want = readme.split("byte tokens shown raw):", 1)[1].strip().split("\n\n")[0].strip()
+        rc, out, err = run([evaluate, model, image, "greedy", "200"], 120)
+        got = out.strip()
+        return rc == 0 and got.startswith(want[:600]), f"rc={rc}\nwant: {want[:200]}\ngot:  {got[:200]}\n{err}"
+
+    @add("int8-agreement")
+    def _():
+        rc, out, err = run([evaluate, model, image, "agree", "4", "128"], 300)
+        m = re.search(r"lm_int8_top1_vs_fp32 ([0-9.]+)", out)
+        r = re.search(r"lm_ppl_ratio_int8_vs_fp32 ([0-9.]+)", out)
+        ok = rc == 0 and m and float(m.group(1)) >= 95.0 and r and float(r.group(1)) < 1.03
+        return ok, out + err
+
+    def soc_story(args):
+        script = os.path.join(tmp, "story_%d.txt" % len(os.listdir(tmp)))
+        with open(script, "w") as f:
+            f.write(f"story {args}\nexit 0\n")
+        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
+                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
+                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "600"], 900)
+        m = re.search(r"^TOKENS(.*)$", out, re.M)
+        return rc, out, err, (m.group(1).split() if m else None)
+
+    def host_story(args):
+        rc, out, err = run([host, image, *args, "--ids"], 60)
+        m = re.search(r"^TOKENS(.*)$", out, re.M)
+        return m.group(1).split() if m else None
+
+    @add("soc-matches-host-greedy")
+    def _():
+        rc, out, err, soc = soc_story("-n 20 --ids Once upon a time")
+        want = host_story(["-n", "20", "-i", "Once upon a time"])
+        ok = rc == 0 and soc is not None and soc == want and "cycles/token decode" in out
+        return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-800:]}{err[-400:]}"
+
+    @add("soc-matches-host-sampled")
+    def _():
+        rc, out, err, soc = soc_story("-n 16 -t 900 -p 900 -s 7 --ids Lily")
+        want = host_story(["-n", "16", "-t", "0.9", "-p", "0.9", "-s", "7", "-i", "Lily"])
+        return rc == 0 and soc is not None and soc == want, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-800:]}"
+
+    @add("soc-bad-story-input")
+    def _():
+        long_prompt = " ".join(["dragon"] * 20)
+        script = os.path.join(tmp, "bad.txt")
+        with open(script, "w") as f:
+            f.write(f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nmodel\nexit 0\n")
+        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
+                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
+                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "300"], 600)
+        ok = rc == 0 and "needs more positions" in out and out.count("error: usage: story") == 2 \
+            and "model: dim 64" in out
+        return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}"
+
+    @add("host-empty-prompt")
+    def _():
+        rc, out, err = run([host, image, "-n", "12"], 60)
+        return rc == 0 and out.startswith("Once upon a time"), f"rc={rc}\n{out}{err}"
+
+    @add("host-prompt-longer-than-context")
+    def _():
+        rc, out, err = run([host, image, "-n", "3", "-i", "Once upon a time there was"], 60)
+        return rc == 2 and "longer than the context" in err, f"rc={rc}\n{err}"
+
+    @add("host-corrupt-image")
+    def _():
+        with open(image, "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) // 2] ^= 0x40
+        bad = os.path.join(tmp, "corrupt.ucm")
+        with open(bad, "wb") as f:
+            f.write(data)
+        rc, out, err = run([host, bad, "-n", "4"], 60)
+        return rc == 2 and "checksum mismatch" in err, f"rc={rc}\n{err}"
+
+    @add("host-truncated-image")
+    def _():
+        with open(image, "rb") as f:
+            data = f.read()
+        bad = os.path.join(tmp, "short.ucm")
+        with open(bad, "wb") as f:
+            f.write(data[:100000])
+        rc, out, err = run([host, bad, "-n", "4"], 60)
+        return rc == 2 and "does not match its header" in err, f"rc={rc}\n{err}"
+
+    def convert_fails(path, want):
+        rc, out, err = run([PY, convert, path, tok, "-o", os.path.join(tmp, "x.ucm")], 60)
+        return rc != 0 and want in err, f"rc={rc}\n{err}"
+
+    @add("convert-truncated")
+    def _():
+        p = os.path.join(tmp, "trunc.bin")
+        with open(model, "rb") as f, open(p, "wb") as g:
+            g.write(f.read()[:50000])
+        return convert_fails(p, "is truncated")
+
+    @add("convert-bad-header")
+    def _():
+        p = os.path.join(tmp, "garbage.bin")
+        with open(p, "wb") as g:
+            g.write(b"PK\x03\x04" + bytes(2000))
+        return convert_fails(p, "implausible")
+
+    @add("convert-inconsistent-dims")
+    def _():
+        p = os.path.join(tmp, "dims.bin")
+        with open(model, "rb") as f:
+            data = bytearray(f.read())
+        struct.pack_into("<i", data, 12, 7)  # n_heads 7 does not divide dim 64
+        with open(p, "wb") as g:
+            g.write(data)
+        return convert_fails(p, "inconsistent dimensions")
+
+    @add("convert-too-large")
+    def _():
+        rc, out, err = run([PY, convert, model, tok, "-o", os.path.join(tmp, "y.ucm"), "--max-bytes",
+                            "100000"], 60)
+        return rc != 0 and "target RAM allows" in err, f"rc={rc}\n{err}"
+
+    return tests
