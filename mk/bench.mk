@@ -41,3 +41,15 @@ $(BENCH_DIR)/cpu.txt: $(SIM_BIN) $(FW_BUILD)/cpubench.elf
 
 bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt
 	@cat $^
+
+# Language model: integer vs fp32 agreement on the host (16 sequences of 512
+# tokens), and forward-pass cycles on the simulated SoC at positions 16, 256
+# and 500 (about five minutes of simulation).
+$(BENCH_DIR)/lm.txt: $(LLM_BUILD)/llm_eval $(LLM_IMAGE) $(SIM_BIN) $(FW_BUILD)/llm.elf tests/fw/llm_bench.txt
+	@mkdir -p $(BENCH_DIR)
+	$(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) agree 16 512 > $@.tmp
+	$(PYTHON) tools/uartctl.py sim --elf $(FW_BUILD)/llm.elf --script tests/fw/llm_bench.txt \
+	  --timeout 1200 | grep '^BENCH' >> $@.tmp
+	mv $@.tmp $@
+
+bench: $(BENCH_DIR)/lm.txt

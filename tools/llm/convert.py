@@ -7,7 +7,9 @@ usage: convert.py MODEL.bin TOKENIZER.bin -o OUT.ucm [--max-bytes N]
 Checkpoints: legacy v0 fp32 (7-int header, as stories260K.bin), v1 fp32 and
 v2 int8 ("ak42" magic, 256-byte header). The image holds:
   * int8 weight matrices, one Q24 scale per row (max |w| / 127), so any
-    hidden_dim works (172 for stories260K);
+    hidden_dim works (172 for stories260K); rows are stored interleaved in
+    groups of 4 (column by column) so that the firmware's matrix-vector
+    product loads each activation once for four rows;
   * RMSNorm gains in Q16;
   * RoPE cos/sin tables in Q14 for every position;
   * the tokenizer: scores as order-preserving int32 keys, strings, and the
@@ -160,7 +162,12 @@ def quantize_rows(m):
     s = np.rint(scale * (1 << Q_SCALE)).astype(np.int64)
     if s.max() >= 1 << 31:
         raise ConvertError("a weight row is too large for a Q24 scale")
-    return s.astype("<i4").tobytes() + q.tobytes()
+    rows, cols = q.shape
+    padded = np.zeros(((rows + 3) // 4 * 4, cols), dtype=np.int8)
+    padded[:rows] = q
+    # [group][col][row within group]
+    interleaved = padded.reshape(-1, 4, cols).transpose(0, 2, 1)
+    return s.astype("<i4").tobytes() + np.ascontiguousarray(interleaved).tobytes()
 
 
 def fixed(a, q):

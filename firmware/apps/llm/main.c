@@ -124,6 +124,54 @@ static int cmd_story(int argc, char **argv) {
   return 0;
 }
 
+/* bench POS...: greedy decoding from BOS up to the last POS; prints the
+   cycles of the forward pass at each POS (total and by phase), and the mean
+   over positions 0..15 as the prefill figure (prefill runs the same
+   one-token forward here). */
+static int cmd_bench(int argc, char **argv) {
+  int32_t want[8];
+  int n = argc - 1, last = 0;
+  if (n < 1 || n > 8) {
+    printf("error: usage: bench <position>... (1 to 8 positions below %d)\n", model.seq_len);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!cmd_parse_i32_range(argv[i + 1], 0, model.seq_len - 1, &want[i])) {
+      printf("error: bad position '%s'\n", argv[i + 1]);
+      return -1;
+    }
+    if (want[i] > last) last = want[i];
+  }
+  llm_sampler_t sampler;
+  llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, probs, order);
+  int token = LLM_TOKEN_BOS;
+  uint64_t prefill = 0;
+  for (int pos = 0; pos <= last; pos++) {
+    memset(state.phase_cycles, 0, sizeof state.phase_cycles);
+    uint64_t t0 = read_cycle();
+    token = llm_sample(&sampler, llm_forward(&state, token, pos));
+    uint64_t dt = read_cycle() - t0;
+    if (pos < 16) prefill += dt;
+    if (pos == 15) printf("BENCH lm_prefill_cycles_per_token %llu cycles\n", (unsigned long long)(prefill / 16));
+    for (int i = 0; i < n; i++) {
+      if (want[i] != pos) continue;
+      printf("BENCH lm_decode_cycles_pos%d %llu cycles\n", pos, (unsigned long long)dt);
+      printf("BENCH lm_matmul_cycles_pos%d %llu cycles\n", pos,
+             (unsigned long long)state.phase_cycles[LLM_PHASE_MATMUL]);
+      printf("BENCH lm_attention_cycles_pos%d %llu cycles\n", pos,
+             (unsigned long long)state.phase_cycles[LLM_PHASE_ATTENTION]);
+      printf("BENCH lm_other_cycles_pos%d %llu cycles\n", pos,
+             (unsigned long long)state.phase_cycles[LLM_PHASE_OTHER]);
+      if (pos == 256) {
+        print_fixed("BENCH lm_tok_per_s_at_50mhz ", 50000000ull * 1000 / dt);
+        printf(" tok_per_s\n");
+      }
+    }
+    if (token == LLM_TOKEN_BOS) token = LLM_TOKEN_EOS; /* keep going past an end of story */
+  }
+  return 0;
+}
+
 static int cmd_model(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -153,6 +201,7 @@ static const cmd_t commands[] = {
     {"help", "", "this list", cmd_help},
     {"model", "", "the model's shape", cmd_model},
     {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
+    {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
     {"exit", "[code]", "end the program", cmd_exit},
     {NULL, NULL, NULL, NULL},
 };

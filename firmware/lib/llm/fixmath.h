@@ -10,7 +10,7 @@
 
 /* floor(sqrt(v)). */
 uint32_t fx_isqrt64(uint64_t v);
-/* exp(x) for x <= 0, Q16 in and out (0 below about -11). */
+/* exp(x) for x <= 0, Q16 in and out (0 below -12). */
 int32_t fx_exp_neg(int32_t x);
 /* x * sigmoid(x), Q16. */
 int32_t fx_silu(int32_t x);

@@ -31,7 +31,7 @@ static const void *take(cursor_t *c, size_t bytes) {
 static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols) {
   llm_qmat_t q = {rows, cols, NULL, NULL};
   q.scale = take(c, (size_t)rows * 4);
-  q.q = take(c, (size_t)rows * (size_t)cols);
+  q.q = take(c, (size_t)(rows + 3) / 4 * 4 * (size_t)cols);
   return q;
 }
 

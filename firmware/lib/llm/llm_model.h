@@ -12,11 +12,19 @@
 #define LLM_Q_SCALE 24 /* per-row weight scales */
 #define LLM_Q_ROPE 14  /* RoPE cos/sin */
 
+/* An int8 matrix. Rows come in groups of 4 (the last padded with zeros),
+   stored column by column: element (r, c) is at
+   q[(r / 4) * cols * 4 + c * 4 + r % 4], so that one activation serves four
+   rows in the matrix-vector product. */
 typedef struct {
   int rows, cols;
   const int32_t *scale; /* [rows], Q24: the real weight is q * scale / 2^24 */
-  const int8_t *q;      /* [rows][cols] */
+  const int8_t *q;      /* [(rows + 3) / 4][cols][4] */
 } llm_qmat_t;
+
+static inline int8_t llm_qmat_at(const llm_qmat_t *m, int r, int c) {
+  return m->q[(size_t)(r / 4) * (size_t)m->cols * 4 + (size_t)c * 4 + (size_t)(r % 4)];
+}
 
 typedef struct {
   const int32_t *rms_att, *rms_ffn; /* [dim], Q16 */

@@ -103,17 +103,6 @@ static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
   return (int32_t)(((int64_t)maxabs << 14) / 32767);  /* Q16 -> Q30, / 32767 */
 }
 
-/* Weights (int8) times an int16 activation vector: the matrix products. */
-static int32_t dot_i8_i16(const int8_t *w, const int16_t *x, int n) {
-  int32_t acc = 0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    acc += w[i] * x[i] + w[i + 1] * x[i + 1] + w[i + 2] * x[i + 2] + w[i + 3] * x[i + 3];
-  }
-  for (; i < n; i++) acc += w[i] * x[i];
-  return acc;
-}
-
 /* The int8 dot product of attention scores (int8 query, int8 keys). */
 static int32_t dot_i8(const int8_t *a, const int8_t *b, int n) {
   int32_t acc = 0;
@@ -129,10 +118,22 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, int n) {
    row scale is Q40; acc * combined stays far inside int64 because it is the
    output (Q16, int32) times 2^24. */
 static void matmul(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
-  for (int r = 0; r < w->rows; r++) {
-    int32_t acc = dot_i8_i16(w->q + (size_t)r * (size_t)w->cols, xq, w->cols);
-    int64_t combined = ((int64_t)w->scale[r] * xs) >> 14; /* Q24 * Q30 -> Q40 */
-    out[r] = (int32_t)(((int64_t)acc * combined) >> 24);
+  const int cols = w->cols;
+  for (int g = 0; g < w->rows; g += 4) {
+    /* Four rows at once (see llm_qmat_t): one activation load per column. */
+    const int8_t *wp = w->q + (size_t)g * (size_t)cols;
+    int32_t acc[4] = {0, 0, 0, 0};
+    for (int c = 0; c < cols; c++, wp += 4) {
+      int32_t x = xq[c];
+      acc[0] += wp[0] * x;
+      acc[1] += wp[1] * x;
+      acc[2] += wp[2] * x;
+      acc[3] += wp[3] * x;
+    }
+    for (int k = 0; k < 4 && g + k < w->rows; k++) {
+      int64_t combined = ((int64_t)w->scale[g + k] * xs) >> 14; /* Q24 * Q30 -> Q40 */
+      out[g + k] = (int32_t)(((int64_t)acc[k] * combined) >> 24);
+    }
   }
 }
 
@@ -145,22 +146,6 @@ static void rope(int32_t *v, int n, int head_size, const int16_t *cos_row, const
   }
 }
 
-/* Softmax in place over N Q16 logits; the result sums to about 65536. */
-static void softmax(int32_t *x, int n) {
-  int32_t max = x[0];
-  for (int i = 1; i < n; i++) {
-    if (x[i] > max) max = x[i];
-  }
-  int64_t sum = 0;
-  for (int i = 0; i < n; i++) {
-    int64_t d = (int64_t)x[i] - max;
-    x[i] = fx_exp_neg(d < INT32_MIN ? INT32_MIN : (int32_t)d);
-    sum += x[i];
-  }
-  int64_t inv = ((int64_t)1 << 32) / sum; /* sum >= 65536: the max term is 1 */
-  for (int i = 0; i < n; i++) x[i] = (int32_t)(((int64_t)x[i] * inv) >> 16);
-}
-
 /* ---------------------------------------------------------------- forward */
 const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
   const llm_model_t *m = s->model;
@@ -169,8 +154,9 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
   uint64_t mark = s->clock ? s->clock() : 0;
 
   /* Embedding: dequantise the token's row to Q16. */
-  const int8_t *row = m->embed.q + (size_t)token * (size_t)dim;
-  for (int i = 0; i < dim; i++) s->x[i] = (int32_t)(((int64_t)row[i] * m->embed.scale[token]) >> 8);
+  for (int i = 0; i < dim; i++) {
+    s->x[i] = (int32_t)(((int64_t)llm_qmat_at(&m->embed, token, i) * m->embed.scale[token]) >> 8);
+  }
 
   /* 1/sqrt(head_size) in Q16. */
   const int32_t inv_sqrt_hs = (int32_t)(((int64_t)1 << 32) / fx_isqrt64((uint64_t)hs << 32));
@@ -199,27 +185,40 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
       s->value_scale[slot] = quantize(s->value_cache + at, s->v + h * hs, hs);
     }
 
-    /* Attention, head by head (heads h and h+1.. share kv head h / kv_mul). */
+    /* Attention, head by head (heads h and h+1.. share kv head h / kv_mul):
+       scores and their maximum, then exp and sum, then the weighted values. */
+    const size_t nkv = (size_t)m->n_kv_heads;
     for (int h = 0; h < m->n_heads; h++) {
       int kvh = h / kv_mul;
+      const int8_t *keys = s->key_cache + cache_row * (size_t)kv_dim + (size_t)(kvh * hs);
+      const int8_t *values = s->value_cache + cache_row * (size_t)kv_dim + (size_t)(kvh * hs);
+      const int32_t *kscale = s->key_scale + cache_row * nkv + (size_t)kvh;
+      const int32_t *vscale = s->value_scale + cache_row * nkv + (size_t)kvh;
       int8_t qq[LLM_MAX_HEAD_SIZE];
       int32_t qs = quantize(qq, s->q + h * hs, hs);
+      /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
+      int32_t head_factor = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
+      int32_t max = INT32_MIN;
       for (int t = 0; t <= pos; t++) {
-        size_t at = (cache_row + (size_t)t) * (size_t)kv_dim + (size_t)(kvh * hs);
-        int32_t dot = dot_i8(qq, s->key_cache + at, hs);
-        int32_t ks = s->key_scale[(cache_row + (size_t)t) * (size_t)m->n_kv_heads + (size_t)kvh];
-        int64_t combined = ((int64_t)qs * ks) >> LLM_Q_SCALE;          /* Q24 */
-        int64_t score = ((int64_t)dot * combined) >> 8;                /* Q16 */
-        s->att[t] = (int32_t)((score * inv_sqrt_hs) >> 16);
+        int32_t dot = dot_i8(qq, keys + (size_t)t * (size_t)kv_dim, hs);
+        int32_t partial = (int32_t)(((int64_t)dot * kscale[(size_t)t * nkv]) >> 16); /* Q8 */
+        int32_t score = (int32_t)(((int64_t)partial * head_factor) >> 16);           /* Q16 */
+        s->att[t] = score;
+        if (score > max) max = score;
       }
-      softmax(s->att, pos + 1);
+      int64_t sum = 0;
+      for (int t = 0; t <= pos; t++) {
+        s->att[t] = fx_exp_neg(s->att[t] - max); /* the largest is 1.0 */
+        sum += s->att[t];
+      }
+      int32_t inv = (int32_t)(((int64_t)1 << 32) / sum); /* Q16; sum >= 1.0 */
       int32_t *out = s->xb + h * hs;
       for (int i = 0; i < hs; i++) out[i] = 0;
       for (int t = 0; t <= pos; t++) {
-        size_t at = (cache_row + (size_t)t) * (size_t)kv_dim + (size_t)(kvh * hs);
-        int32_t vs = s->value_scale[(cache_row + (size_t)t) * (size_t)m->n_kv_heads + (size_t)kvh];
-        int32_t w = (int32_t)(((int64_t)s->att[t] * vs) >> LLM_Q_SCALE); /* Q16 per int8 unit */
-        const int8_t *vrow = s->value_cache + at;
+        /* The probability times the value scale: Q16 per int8 unit. */
+        int32_t scale = (int32_t)(((int64_t)vscale[(size_t)t * nkv] * inv) >> 16); /* Q24 */
+        int32_t w = (int32_t)(((int64_t)s->att[t] * scale) >> LLM_Q_SCALE);
+        const int8_t *vrow = values + (size_t)t * (size_t)kv_dim;
         for (int i = 0; i < hs; i++) out[i] += w * vrow[i];
       }
     }
