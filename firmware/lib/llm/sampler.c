@@ -31,11 +31,12 @@ int llm_sample(llm_sampler_t *s, const int32_t *logits) {
   const int n = s->vocab_size;
   if (s->temperature <= 0) return argmax(logits, n);
 
-  /* Softmax of logits / temperature. */
+  /* Softmax of logits / temperature (one reciprocal, Q16). */
   int32_t max = logits[argmax(logits, n)];
+  int64_t inv_temp = ((int64_t)FX_ONE << 16) / s->temperature;
   int64_t sum = 0;
   for (int i = 0; i < n; i++) {
-    int64_t d = (((int64_t)logits[i] - max) << 16) / s->temperature;
+    int64_t d = (((int64_t)logits[i] - max) * inv_temp) >> 16;
     s->probs[i] = fx_exp_neg(d < INT32_MIN ? INT32_MIN : (int32_t)d);
     sum += s->probs[i];
   }

@@ -59,7 +59,7 @@ static void rmsnorm(int32_t *out, const int32_t *x, const int32_t *gain, int n) 
   uint64_t mean = (uint64_t)(ss / n) + 42950;               /* + eps 1e-5 in Q32 */
   uint32_t rms = fx_isqrt64(mean);                          /* Q16 */
   if (rms == 0) rms = 1;
-  int64_t inv = ((int64_t)1 << 32) / rms;                   /* Q16 */
+  int64_t inv = fx_recip32(rms);                            /* Q16 */
   for (int i = 0; i < n; i++) {
     int64_t t = ((int64_t)x[i] * inv) >> 16;
     out[i] = (int32_t)((t * gain[i]) >> 16);
@@ -77,7 +77,7 @@ static int32_t quantize(int8_t *q, const int32_t *x, int n) {
     memset(q, 0, (size_t)n);
     return 0;
   }
-  int64_t inv = ((int64_t)127 << 32) / maxabs;
+  int64_t inv = (int64_t)fx_recip32((uint32_t)maxabs) * 127; /* 127 * 2^32 / maxabs */
   for (int i = 0; i < n; i++) {
     q[i] = (int8_t)(((int64_t)x[i] * inv + ((int64_t)1 << 31)) >> 32);
   }
@@ -96,7 +96,7 @@ static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
     memset(q, 0, sizeof(int16_t) * (size_t)n);
     return 0;
   }
-  int64_t inv = ((int64_t)32767 << 32) / maxabs;
+  int64_t inv = (int64_t)fx_recip32((uint32_t)maxabs) * 32767; /* 32767 * 2^32 / maxabs */
   for (int i = 0; i < n; i++) {
     q[i] = (int16_t)(((int64_t)x[i] * inv + ((int64_t)1 << 31)) >> 32);
   }
@@ -211,7 +211,7 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
         s->att[t] = fx_exp_neg(s->att[t] - max); /* the largest is 1.0 */
         sum += s->att[t];
       }
-      int32_t inv = (int32_t)(((int64_t)1 << 32) / sum); /* Q16; sum >= 1.0 */
+      int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
       int32_t *out = s->xb + h * hs;
       for (int i = 0; i < hs; i++) out[i] = 0;
       for (int t = 0; t <= pos; t++) {
