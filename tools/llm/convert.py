@@ -83,18 +83,24 @@ def read_checkpoint(path):
         pos[0] += 4 * n
         return a.astype(np.float32)
 
-    def q80(name):
-        shape = shapes[name]
-        n = int(np.prod(shape))
-        if n % group:
-            raise ConvertError(f"'{path}': {name} size {n} is not a multiple of group size {group}")
-        if pos[0] + n + 4 * (n // group) > len(data):
-            raise ConvertError(f"'{path}' is truncated: {name}")
-        q = np.frombuffer(data, dtype=np.int8, count=n, offset=pos[0]).astype(np.float32)
-        pos[0] += n
-        s = np.frombuffer(data, dtype="<f4", count=n // group, offset=pos[0])
-        pos[0] += 4 * (n // group)
-        return (q.reshape(-1, group) * s[:, None]).reshape(shape)
+    def q80(names):
+        """v2: every tensor's int8 values, then every tensor's fp32 group scales."""
+        sizes = [int(np.prod(shapes[n])) for n in names]
+        for name, n in zip(names, sizes):
+            if group <= 0 or n % group:
+                raise ConvertError(f"'{path}': {name} size {n} is not a multiple of group size {group}")
+        if pos[0] + sum(sizes) + 4 * sum(sizes) // group > len(data):
+            raise ConvertError(f"'{path}' is truncated: quantized weights")
+        qs = []
+        for n in sizes:
+            qs.append(np.frombuffer(data, dtype=np.int8, count=n, offset=pos[0]).astype(np.float32))
+            pos[0] += n
+        out = {}
+        for name, n, q in zip(names, sizes, qs):
+            s = np.frombuffer(data, dtype="<f4", count=n // group, offset=pos[0])
+            pos[0] += 4 * (n // group)
+            out[name] = (q.reshape(-1, group) * s[:, None]).reshape(shapes[name])
+        return out
 
     w = {}
     if version == 0:
@@ -106,11 +112,14 @@ def read_checkpoint(path):
     else:
         for name in ("rms_att", "rms_ffn", "rms_final"):
             w[name] = f32(name)
-        read = f32 if version == 1 else q80
-        w["token_embedding"] = read("token_embedding")
-        for name in ("wq", "wk", "wv", "wo", "w1", "w2", "w3"):
-            w[name] = read(name)
-        w["classifier"] = w["token_embedding"] if shared else read("classifier")
+        names = ["token_embedding", "wq", "wk", "wv", "wo", "w1", "w2", "w3"] + ([] if shared else ["classifier"])
+        if version == 1:
+            for name in names:
+                w[name] = f32(name)
+        else:
+            w.update(q80(names))
+        if shared:
+            w["classifier"] = w["token_embedding"]
     if pos[0] > len(data):
         raise ConvertError(f"'{path}' is truncated")
     return cfg, w
@@ -123,8 +132,9 @@ def check_config(cfg, path):
     if cfg["dim"] % cfg["n_heads"] or cfg["n_heads"] % cfg["n_kv_heads"]:
         raise ConvertError(f"'{path}': inconsistent dimensions: dim {cfg['dim']}, heads {cfg['n_heads']}, "
                            f"kv heads {cfg['n_kv_heads']}")
-    if (cfg["dim"] // cfg["n_heads"]) % 2:
-        raise ConvertError(f"'{path}': head size {cfg['dim'] // cfg['n_heads']} is odd (RoPE needs pairs)")
+    if (cfg["dim"] // cfg["n_heads"]) % 8:
+        raise ConvertError(f"'{path}': head size {cfg['dim'] // cfg['n_heads']} is not a multiple of 8 "
+                           "(the firmware's attention works in groups of 8)")
 
 
 def read_tokenizer(path, vocab):

@@ -80,7 +80,7 @@ int llm_model_open(llm_model_t *m, const void *image, size_t len, const char **e
       m->dim > 4096 || m->hidden_dim > 16384 || m->vocab_size <= 3 || m->vocab_size > 65535 ||
       m->seq_len <= 0 || m->seq_len > 65536 || m->n_layers <= 0 || m->n_layers > LLM_MAX_LAYERS ||
       m->dim % m->n_heads || m->n_heads % m->n_kv_heads || (m->dim / m->n_heads) % 2 ||
-      m->dim / m->n_heads > LLM_MAX_HEAD_SIZE) {
+      m->dim / m->n_heads > LLM_MAX_HEAD_SIZE || (m->dim / m->n_heads) % 8) {
     *error = "model image has inconsistent dimensions";
     return -1;
   }

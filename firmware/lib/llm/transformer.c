@@ -103,15 +103,50 @@ static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
   return (int32_t)(((int64_t)maxabs << 14) / 32767);  /* Q16 -> Q30, / 32767 */
 }
 
-/* The int8 dot product of attention scores (int8 query, int8 keys). */
-static int32_t dot_i8(const int8_t *a, const int8_t *b, int n) {
-  int32_t acc = 0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    acc += a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2] + a[i + 3] * b[i + 3];
+/* dots[t] = q . k_t for COUNT keys STRIDE bytes apart (int8, head size HS,
+   a multiple of 8): eight query values stay in registers while the keys
+   stream past, so each key byte costs a load, a multiply and an add. */
+static void attention_dots(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, int count,
+                           int hs) {
+  for (int c = 0; c < hs; c += 8) {
+    const int32_t q0 = q[c], q1 = q[c + 1], q2 = q[c + 2], q3 = q[c + 3];
+    const int32_t q4 = q[c + 4], q5 = q[c + 5], q6 = q[c + 6], q7 = q[c + 7];
+    const int8_t *k = keys + c;
+    for (int t = 0; t < count; t++, k += stride) {
+      int32_t d = q0 * k[0] + q1 * k[1] + q2 * k[2] + q3 * k[3] + q4 * k[4] + q5 * k[5] + q6 * k[6] +
+                  q7 * k[7];
+      dots[t] = c ? dots[t] + d : d;
+    }
   }
-  for (; i < n; i++) acc += a[i] * b[i];
-  return acc;
+}
+
+/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart:
+   eight accumulators stay in registers while the rows stream past. */
+static void attention_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count,
+                             int hs) {
+  for (int c = 0; c < hs; c += 8) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+    const int8_t *v = values + c;
+    for (int t = 0; t < count; t++, v += stride) {
+      const int32_t wt = w[t];
+      a0 += wt * v[0];
+      a1 += wt * v[1];
+      a2 += wt * v[2];
+      a3 += wt * v[3];
+      a4 += wt * v[4];
+      a5 += wt * v[5];
+      a6 += wt * v[6];
+      a7 += wt * v[7];
+    }
+    out[c] = a0;
+    out[c + 1] = a1;
+    out[c + 2] = a2;
+    out[c + 3] = a3;
+    out[c + 4] = a4;
+    out[c + 5] = a5;
+    out[c + 6] = a6;
+    out[c + 7] = a7;
+  }
 }
 
 /* out = W x for x already quantised to XQ with scale XS (Q30). The combined
@@ -198,11 +233,11 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
       int32_t qs = quantize(qq, s->q + h * hs, hs);
       /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
       int32_t head_factor = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
+      attention_dots(s->att, qq, keys, (size_t)kv_dim, pos + 1, hs);
       int32_t max = INT32_MIN;
       for (int t = 0; t <= pos; t++) {
-        int32_t dot = dot_i8(qq, keys + (size_t)t * (size_t)kv_dim, hs);
-        int32_t partial = (int32_t)(((int64_t)dot * kscale[(size_t)t * nkv]) >> 16); /* Q8 */
-        int32_t score = (int32_t)(((int64_t)partial * head_factor) >> 16);           /* Q16 */
+        int32_t partial = (int32_t)(((int64_t)s->att[t] * kscale[(size_t)t * nkv]) >> 16); /* Q8 */
+        int32_t score = (int32_t)(((int64_t)partial * head_factor) >> 16);                /* Q16 */
         s->att[t] = score;
         if (score > max) max = score;
       }
@@ -212,15 +247,12 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
         sum += s->att[t];
       }
       int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
-      int32_t *out = s->xb + h * hs;
-      for (int i = 0; i < hs; i++) out[i] = 0;
       for (int t = 0; t <= pos; t++) {
         /* The probability times the value scale: Q16 per int8 unit. */
         int32_t scale = (int32_t)(((int64_t)vscale[(size_t)t * nkv] * inv) >> 16); /* Q24 */
-        int32_t w = (int32_t)(((int64_t)s->att[t] * scale) >> LLM_Q_SCALE);
-        const int8_t *vrow = values + (size_t)t * (size_t)kv_dim;
-        for (int i = 0; i < hs; i++) out[i] += w * vrow[i];
+        s->att[t] = (int32_t)(((int64_t)s->att[t] * scale) >> LLM_Q_SCALE);
       }
+      attention_values(s->xb + h * hs, s->att, values, (size_t)kv_dim, pos + 1, hs);
     }
     phase(s, LLM_PHASE_ATTENTION, &mark);
 
