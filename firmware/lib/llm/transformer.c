@@ -11,7 +11,7 @@ size_t llm_state_bytes(const llm_model_t *m) {
   size_t n = 0;
   size_t widest = (size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
   n += 4 * (3 * (size_t)m->dim + 2 * (size_t)m->hidden_dim + (size_t)m->dim + 2 * (size_t)m->kv_dim);
-  n += 4 * (size_t)m->seq_len + 4 * (size_t)m->vocab_size;
+  n += 4 * (size_t)m->n_heads * (size_t)m->seq_len + 4 * (size_t)m->vocab_size;
   n += align4(2 * widest);
   size_t cache = (size_t)m->n_layers * (size_t)m->seq_len;
   n += 2 * align4(cache * (size_t)m->kv_dim);
@@ -35,7 +35,7 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   CARVE(q, int32_t, m->dim);
   CARVE(k, int32_t, m->kv_dim);
   CARVE(v, int32_t, m->kv_dim);
-  CARVE(att, int32_t, m->seq_len);
+  CARVE(att, int32_t, (size_t)m->n_heads * (size_t)m->seq_len);
   CARVE(logits, int32_t, m->vocab_size);
   CARVE(xq, int16_t, m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
   CARVE(key_cache, int8_t, cache * (size_t)m->kv_dim);
@@ -149,6 +149,52 @@ static void attention_values(int32_t *out, const int32_t *w, const int8_t *value
   }
 }
 
+/* The same for two query heads that share these keys (grouped-query
+   attention): each key byte is loaded once for both. */
+static void attention_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb,
+                            const int8_t *keys, size_t stride, int count, int hs) {
+  for (int c = 0; c < hs; c += 4) {
+    const int32_t a0 = qa[c], a1 = qa[c + 1], a2 = qa[c + 2], a3 = qa[c + 3];
+    const int32_t b0 = qb[c], b1 = qb[c + 1], b2 = qb[c + 2], b3 = qb[c + 3];
+    const int8_t *k = keys + c;
+    for (int t = 0; t < count; t++, k += stride) {
+      const int32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+      int32_t da = a0 * k0 + a1 * k1 + a2 * k2 + a3 * k3;
+      int32_t db = b0 * k0 + b1 * k1 + b2 * k2 + b3 * k3;
+      dots_a[t] = c ? dots_a[t] + da : da;
+      dots_b[t] = c ? dots_b[t] + db : db;
+    }
+  }
+}
+
+static void attention_values2(int32_t *out_a, int32_t *out_b, const int32_t *w_a, const int32_t *w_b,
+                              const int8_t *values, size_t stride, int count, int hs) {
+  for (int c = 0; c < hs; c += 4) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    const int8_t *v = values + c;
+    for (int t = 0; t < count; t++, v += stride) {
+      const int32_t wa = w_a[t], wb = w_b[t];
+      const int32_t v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
+      a0 += wa * v0;
+      a1 += wa * v1;
+      a2 += wa * v2;
+      a3 += wa * v3;
+      b0 += wb * v0;
+      b1 += wb * v1;
+      b2 += wb * v2;
+      b3 += wb * v3;
+    }
+    out_a[c] = a0;
+    out_a[c + 1] = a1;
+    out_a[c + 2] = a2;
+    out_a[c + 3] = a3;
+    out_b[c] = b0;
+    out_b[c + 1] = b1;
+    out_b[c + 2] = b2;
+    out_b[c + 3] = b3;
+  }
+}
+
 /* out = W x for x already quantised to XQ with scale XS (Q30). The combined
    row scale is Q40; acc * combined stays far inside int64 because it is the
    output (Q16, int32) times 2^24. */
@@ -158,7 +204,15 @@ static void matmul(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t
     /* Four rows at once (see llm_qmat_t): one activation load per column. */
     const int8_t *wp = w->q + (size_t)g * (size_t)cols;
     int32_t acc[4] = {0, 0, 0, 0};
-    for (int c = 0; c < cols; c++, wp += 4) {
+    int c = 0;
+    for (; c + 2 <= cols; c += 2, wp += 8) {
+      int32_t x0 = xq[c], x1 = xq[c + 1];
+      acc[0] += wp[0] * x0 + wp[4] * x1;
+      acc[1] += wp[1] * x0 + wp[5] * x1;
+      acc[2] += wp[2] * x0 + wp[6] * x1;
+      acc[3] += wp[3] * x0 + wp[7] * x1;
+    }
+    for (; c < cols; c++, wp += 4) {
       int32_t x = xq[c];
       acc[0] += wp[0] * x;
       acc[1] += wp[1] * x;
@@ -223,36 +277,54 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     /* Attention, head by head (heads h and h+1.. share kv head h / kv_mul):
        scores and their maximum, then exp and sum, then the weighted values. */
     const size_t nkv = (size_t)m->n_kv_heads;
-    for (int h = 0; h < m->n_heads; h++) {
-      int kvh = h / kv_mul;
+    const size_t seq = (size_t)m->seq_len;
+    for (int kvh = 0; kvh < m->n_kv_heads; kvh++) {
       const int8_t *keys = s->key_cache + cache_row * (size_t)kv_dim + (size_t)(kvh * hs);
       const int8_t *values = s->value_cache + cache_row * (size_t)kv_dim + (size_t)(kvh * hs);
       const int32_t *kscale = s->key_scale + cache_row * nkv + (size_t)kvh;
       const int32_t *vscale = s->value_scale + cache_row * nkv + (size_t)kvh;
-      int8_t qq[LLM_MAX_HEAD_SIZE];
-      int32_t qs = quantize(qq, s->q + h * hs, hs);
-      /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
-      int32_t head_factor = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
-      attention_dots(s->att, qq, keys, (size_t)kv_dim, pos + 1, hs);
-      int32_t max = INT32_MIN;
-      for (int t = 0; t <= pos; t++) {
-        int32_t partial = (int32_t)(((int64_t)s->att[t] * kscale[(size_t)t * nkv]) >> 16); /* Q8 */
-        int32_t score = (int32_t)(((int64_t)partial * head_factor) >> 16);                /* Q16 */
-        s->att[t] = score;
-        if (score > max) max = score;
+      /* The query heads of this kv head, two at a time where possible. */
+      for (int h = kvh * kv_mul; h < (kvh + 1) * kv_mul;) {
+        int pair = (h + 1 < (kvh + 1) * kv_mul) ? 2 : 1;
+        int8_t qq[2][LLM_MAX_HEAD_SIZE];
+        int32_t head_factor[2];
+        for (int j = 0; j < pair; j++) {
+          int32_t qs = quantize(qq[j], s->q + (h + j) * hs, hs);
+          /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
+          head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
+        }
+        int32_t *att[2] = {s->att + (size_t)h * seq, s->att + (size_t)(h + pair - 1) * seq};
+        if (pair == 2) attention_dots2(att[0], att[1], qq[0], qq[1], keys, (size_t)kv_dim, pos + 1, hs);
+        else attention_dots(att[0], qq[0], keys, (size_t)kv_dim, pos + 1, hs);
+        for (int j = 0; j < pair; j++) {
+          int32_t *a = att[j];
+          int32_t max = INT32_MIN;
+          for (int t = 0; t <= pos; t++) {
+            int32_t partial = (int32_t)(((int64_t)a[t] * kscale[(size_t)t * nkv]) >> 16); /* Q8 */
+            int32_t score = (int32_t)(((int64_t)partial * head_factor[j]) >> 16);        /* Q16 */
+            a[t] = score;
+            if (score > max) max = score;
+          }
+          int64_t sum = 0;
+          for (int t = 0; t <= pos; t++) {
+            a[t] = fx_exp_neg(a[t] - max); /* the largest is 1.0 */
+            sum += a[t];
+          }
+          int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
+          for (int t = 0; t <= pos; t++) {
+            /* The probability times the value scale: Q16 per int8 unit. */
+            int32_t scale = (int32_t)(((int64_t)vscale[(size_t)t * nkv] * inv) >> 16); /* Q24 */
+            a[t] = (int32_t)(((int64_t)a[t] * scale) >> LLM_Q_SCALE);
+          }
+        }
+        if (pair == 2) {
+          attention_values2(s->xb + h * hs, s->xb + (h + 1) * hs, att[0], att[1], values, (size_t)kv_dim,
+                            pos + 1, hs);
+        } else {
+          attention_values(s->xb + h * hs, att[0], values, (size_t)kv_dim, pos + 1, hs);
+        }
+        h += pair;
       }
-      int64_t sum = 0;
-      for (int t = 0; t <= pos; t++) {
-        s->att[t] = fx_exp_neg(s->att[t] - max); /* the largest is 1.0 */
-        sum += s->att[t];
-      }
-      int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
-      for (int t = 0; t <= pos; t++) {
-        /* The probability times the value scale: Q16 per int8 unit. */
-        int32_t scale = (int32_t)(((int64_t)vscale[(size_t)t * nkv] * inv) >> 16); /* Q24 */
-        s->att[t] = (int32_t)(((int64_t)s->att[t] * scale) >> LLM_Q_SCALE);
-      }
-      attention_values(s->xb + h * hs, s->att, values, (size_t)kv_dim, pos + 1, hs);
     }
     phase(s, LLM_PHASE_ATTENTION, &mark);
 
