@@ -43,3 +43,11 @@ $(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app),firmware/apps/$(app)))
 $(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))))
 
 -include $(shell find $(FW_BUILD)/obj -name '*.d' 2>/dev/null)
+
+# The boot ROM program (UART bootloader), linked into ROM.
+BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/lib/util/crc32.c
+$(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS)) linker/rom.ld
+	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld -Wl,--gc-sections \
+	  -Wl,--no-warn-rwx-segments $(filter %.o,$^) -lgcc -o $@
+	$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)
+firmware: $(FW_BUILD)/bootrom.elf

@@ -1,5 +1,5 @@
 // unicaim-sim: runs an RV32 ELF on the Verilated SoC.
-//   unicaim-sim --elf FILE [--max-cycles N] [--trace FILE.fst] [--uart-pty]
+//   unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]
 // The UART is connected to stdin/stdout, or to a pseudo-terminal whose path
 // is printed so that a host program can talk to the SoC as to a board.
 #include <fcntl.h>
@@ -27,10 +27,14 @@
 #error "SIM_RAM_BYTES must match the SoC's RamBytes parameter"
 #endif
 
-static ElfImage g_image;
+static ElfImage g_image, g_preload;
 
-// Called by the memories' initial blocks (SIM_MEM_DPI) for every word.
-extern "C" unsigned int sim_mem_init(unsigned int addr) { return g_image.word(addr); }
+// Called by the memories' initial blocks (SIM_MEM_DPI) for every word: the
+// program, over the preloaded image (what a bitstream would hold in RAM).
+extern "C" unsigned int sim_mem_init(unsigned int addr) {
+  unsigned int w = g_image.word(addr);
+  return w ? w : g_preload.word(addr);
+}
 
 namespace {
 
@@ -45,8 +49,9 @@ constexpr int kExitUsage = 2, kExitTimeout = 124;
 
 void usage(FILE *f) {
   std::fprintf(f,
-               "usage: unicaim-sim --elf FILE [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
+               "usage: unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
                "  --elf FILE        RV32 ELF to run (reset PC = entry point)\n"
+               "  --preload FILE    another ELF placed in memory first (the RAM image of a bitstream)\n"
                "  --max-cycles N    stop with exit status %d after N cycles (default: no limit)\n"
                "  --trace FILE.fst  write an FST waveform\n"
                "  --uart-pty        connect the UART to a new pseudo-terminal (path on stderr)\n",
@@ -54,7 +59,7 @@ void usage(FILE *f) {
 }
 
 struct Options {
-  std::string elf, trace;
+  std::string elf, preload, trace;
   uint64_t max_cycles = 0;
   bool pty = false;
 };
@@ -69,6 +74,8 @@ Options parse(int argc, char **argv) {
     };
     if (a == "--elf") {
       o.elf = value();
+    } else if (a == "--preload") {
+      o.preload = value();
     } else if (a == "--max-cycles") {
       std::string v = value();
       char *end = nullptr;
@@ -108,18 +115,18 @@ struct HostPort {
     std::fflush(stderr);
   }
 
-  // A byte from the host, if one is waiting.
-  bool poll_byte(uint8_t *b) {
-    if (!in_open) return false;
+  // Bytes from the host, if any are waiting (up to LEN).
+  size_t poll_bytes(uint8_t *buf, size_t len) {
+    if (!in_open) return 0;
     pollfd p{in_fd, POLLIN, 0};
-    if (poll(&p, 1, 0) <= 0) return false;
+    if (poll(&p, 1, 0) <= 0) return 0;
     if (p.revents & POLLIN) {
-      ssize_t n = read(in_fd, b, 1);
-      if (n == 1) return true;
+      ssize_t n = read(in_fd, buf, len);
+      if (n > 0) return size_t(n);
     }
     // EOF on stdin; a pty reports POLLHUP until a client opens it: keep listening.
     if (in_fd == 0) in_open = false;
-    return false;
+    return 0;
   }
 
   void put(uint8_t b) {
@@ -133,9 +140,9 @@ int main(int argc, char **argv) {
   Options opt = parse(argc, argv);
 
   std::string err;
-  if (!g_image.load(opt.elf, {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}}, &err)) {
-    fail(err);
-  }
+  const std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}};
+  if (!g_image.load(opt.elf, regions, &err)) fail(err);
+  if (!opt.preload.empty() && !g_preload.load(opt.preload, regions, &err)) fail(err);
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
@@ -184,7 +191,12 @@ int main(int argc, char **argv) {
     uint8_t byte;
     top->uart_rx_i = uart.tick(top->uart_tx_o, &got, &byte);
     if (got) host.put(byte);
-    if ((cycle & 1023) == 0 && !uart.sending() && host.poll_byte(&byte)) uart.send(byte);
+    // The host's bytes go onto the line back to back, as from a real adapter.
+    if ((cycle & 1023) == 0 && !uart.sending()) {
+      uint8_t chunk[256];
+      size_t n = host.poll_bytes(chunk, sizeof chunk);
+      for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
+    }
 
     if (top->exit_valid_o) {
       exit_code = int(top->exit_code_o);

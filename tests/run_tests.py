@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 
 import fw_tests  # noqa: E402  (firmware-on-simulator cases)
 import llm_tests  # noqa: E402  (language model)
+import boot_tests  # noqa: E402  (bootloader)
 
 
 def run(cmd, timeout, stdin_data=None):
@@ -66,6 +67,7 @@ def main():
               if os.access(b, os.X_OK) and os.path.isfile(b)]
     tests += fw_tests.collect(build, run)
     tests += llm_tests.collect(build, run)
+    tests += boot_tests.collect(build, run)
     tests = [t for t in tests if args.k in t[0]]
 
     passed = failed = 0

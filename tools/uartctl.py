@@ -2,10 +2,13 @@
 """uartctl: talk to the SoC's UART console -- a board's serial port or the
 simulator's pseudo-terminal -- interactively or from a script.
 
-  uartctl.py sim --elf FILE [--script FILE] [--max-cycles N]
+  uartctl.py sim --elf FILE [--preload FILE] [--upload APP.elf] [--script FILE]
       start build/sim/unicaim-sim with --uart-pty and talk to it
-  uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--script FILE]
+  uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--upload APP.elf] [--script FILE]
       talk to a board
+
+--upload sends APP.elf to the boot ROM's bootloader first (reset the board
+when asked), with a progress bar, then talks to the program it started.
 
 A script is a text file of console lines; each is sent after the prompt
 ("> ") appears, and the output is streamed to stdout. Lines starting with '#'
@@ -20,6 +23,9 @@ import sys
 import time
 
 import serial  # Debian: python3-serial
+
+import struct
+import zlib
 
 PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,6 +60,78 @@ class Console:
         self.port.flush()
 
 
+class UploadError(Exception):
+    pass
+
+
+def elf_image(path):
+    """The loadable bytes of an RV32 ELF as one block: (address, data, entry)."""
+    data = open(path, "rb").read()
+    if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
+        raise UploadError(f"{path} is not a 32-bit little-endian ELF")
+    entry, phoff = struct.unpack_from("<II", data, 24)
+    phentsize, phnum = struct.unpack_from("<HH", data, 42)
+    segments = []
+    for i in range(phnum):
+        ptype, off, _vaddr, paddr, filesz = struct.unpack_from("<IIIII", data, phoff + i * phentsize)
+        if ptype == 1 and filesz:
+            segments.append((paddr, data[off:off + filesz]))
+    if not segments:
+        raise UploadError(f"{path} has nothing to load")
+    base = min(a for a, _ in segments)
+    end = max(a + len(d) for a, d in segments)
+    image = bytearray(end - base)
+    for a, d in segments:
+        image[a - base:a - base + len(d)] = d
+    return base, bytes(image), entry
+
+
+def upload(port, path, announce=sys.stderr, block=1024, wait=60.0):
+    """Send an ELF to the bootloader; returns the bootloader's RUN line."""
+    addr, image, entry = elf_image(path)
+    seen = bytearray()
+
+    def expect(tokens, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            seen.extend(port.read(port.in_waiting or 1))
+            for t in tokens:
+                if t in seen:
+                    return t
+        return None
+
+    announce.write(f"uartctl: waiting for the bootloader (reset the board if nothing happens)\n")
+    deadline = time.monotonic() + wait
+    while expect([b"HDR"], 0.5) is None:
+        if time.monotonic() > deadline:
+            raise UploadError("no answer from the bootloader")
+        port.write(b"UCB1")
+    seen.clear()
+    port.write(b"UCHD" + struct.pack("<IIII", addr, len(image), zlib.crc32(image) & 0xFFFFFFFF, entry))
+    if expect([b"OK", b"ERR"], 30) != b"OK":
+        expect([b"\n"], 5)
+        raise UploadError("refused: " + seen.decode(errors="replace").strip())
+    sent, t0 = 0, time.monotonic()
+    while sent < len(image):
+        chunk = image[sent:sent + block]
+        seen.clear()
+        port.write(chunk)
+        if expect([b"K", b"ERR"], 30) != b"K":
+            expect([b"\n"], 5)
+            raise UploadError("no acknowledgement: " + seen.decode(errors="replace").strip())
+        sent += len(chunk)
+        done = sent * 40 // len(image)
+        announce.write(f"\r[{'#' * done}{'.' * (40 - done)}] {sent}/{len(image)} bytes")
+        announce.flush()
+    announce.write(f"  {len(image) / max(time.monotonic() - t0, 1e-9) / 1024:.1f} KiB/s\n")
+    seen.clear()
+    if expect([b"RUN", b"ERR"], 30) != b"RUN":
+        expect([b"\n"], 5)
+        raise UploadError("refused: " + seen.decode(errors="replace").strip())
+    expect([b"\n"], 5)
+    return seen.decode(errors="replace").strip()
+
+
 def script_lines(path):
     with open(path) as f:
         for raw in f:
@@ -80,6 +158,8 @@ def interactive_lines():
 
 def cmd_sim(args):
     cmd = [args.sim, "--elf", args.elf, "--uart-pty"]
+    if args.preload:
+        cmd += ["--preload", args.preload]
     if args.max_cycles:
         cmd += ["--max-cycles", str(args.max_cycles)]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
@@ -99,6 +179,13 @@ def cmd_sim(args):
         sys.stderr.write("".join(stderr_lines) or "uartctl: the simulator did not start\n")
         return 2
     port = serial.Serial(pty, timeout=0.05)
+    if args.upload:
+        try:
+            print(upload(port, args.upload), flush=True)
+        except UploadError as e:
+            proc.kill()
+            sys.stderr.write(f"uartctl: upload failed: {e}\n")
+            return 3
     con = Console(port)
     lines = script_lines(args.script) if args.script else interactive_lines()
     ok = run_session(con, lines, args.timeout, lambda: proc.poll() is None)
@@ -116,6 +203,12 @@ def cmd_sim(args):
 
 def cmd_serial(args):
     port = serial.Serial(args.port, args.baud, timeout=0.05)
+    if args.upload:
+        try:
+            print(upload(port, args.upload), flush=True)
+        except UploadError as e:
+            sys.stderr.write(f"uartctl: upload failed: {e}\n")
+            return 3
     con = Console(port)
     lines = script_lines(args.script) if args.script else interactive_lines()
     con.send_line("")  # fresh prompt
@@ -131,10 +224,12 @@ def main():
     s.add_argument("--sim", default=DEFAULT_SIM)
     s.add_argument("--max-cycles", type=int, default=0)
     s.add_argument("--keep", action="store_true", help="leave the program running after the script")
+    s.add_argument("--preload", help="an ELF already in memory at reset (a bitstream's RAM image)")
     b = sub.add_parser("serial", help="talk to a board")
     b.add_argument("--port", required=True)
     b.add_argument("--baud", type=int, default=115200)
     for p in (s, b):
+        p.add_argument("--upload", help="send this ELF through the bootloader first")
         p.add_argument("--script", help="file of console lines to send")
         p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for each prompt")
     args = ap.parse_args()

@@ -1,0 +1,142 @@
+"""The UART bootloader in the boot ROM, on the simulator: a good upload runs,
+no upload starts the image already in RAM, and corrupt, truncated, oversized
+or misaddressed uploads are refused and never run."""
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+
+def start_sim(sim, elf, preload=None):
+    import serial
+    cmd = [sim, "--elf", elf, "--uart-pty", "--max-cycles", "400000000"]
+    if preload:
+        cmd += ["--preload", preload]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if select.select([proc.stderr], [], [], 0.5)[0]:
+            m = re.search(r"UART on (\S+)", proc.stderr.readline().decode(errors="replace"))
+            if m:
+                return proc, serial.Serial(m.group(1), timeout=0.05)
+    proc.kill()
+    raise RuntimeError("the simulator did not start")
+
+
+def read_until(port, proc, pattern, timeout):
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            seen += port.read(port.in_waiting or 1)
+        except Exception:
+            break
+        if re.search(pattern, seen):
+            break
+    return seen.decode(errors="replace")
+
+
+def finish(proc):
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    return proc.returncode, err.decode(errors="replace")
+
+
+def collect(build, run):
+    import uartctl
+    sim = os.path.join(build, "sim", "unicaim-sim")
+    boot = os.path.join(build, "fw", "bootrom.elf")
+    hello = os.path.join(build, "fw", "hello.elf")
+    tests = []
+
+    def add(name):
+        def deco(fn):
+            tests.append(("boot/" + name, fn))
+            return fn
+        return deco
+
+    @add("no-upload-starts-ram-image")
+    def _():
+        rc, out, err = run([sim, "--elf", boot, "--preload", hello, "--max-cycles", "100000000"], 120)
+        ok = rc == 0 and "UCBOOT 1" in out and "BOOT 0x80000000" in out and "Hello from" in out
+        return ok, f"rc={rc}\n{out}{err}"
+
+    @add("good-upload-runs")
+    def _():
+        proc, port = start_sim(sim, boot)
+        try:
+            line = uartctl.upload(port, hello, announce=open(os.devnull, "w"))
+        except uartctl.UploadError as e:
+            proc.kill()
+            return False, f"upload failed: {e}"
+        text = read_until(port, proc, rb"instret=\d+", 60)
+        rc, err = finish(proc)
+        return rc == 0 and line.startswith("RUN") and "Hello from" in text, f"rc={rc}\n{line}\n{text}{err}"
+
+    def refused(header_fields, data, want, then_good=True):
+        """Send a crafted upload; expect WANT, no program start, and recovery."""
+        proc, port = start_sim(sim, boot, preload=hello)
+        read_until(port, proc, rb"waiting", 20)
+        port.write(b"UCB1")
+        got = read_until(port, proc, rb"HDR", 20)
+        port.write(b"UCHD" + struct.pack("<IIII", *header_fields))
+        if data:
+            got += read_until(port, proc, rb"OK|ERR[^\n]*\n", 20)
+            port.write(data)
+        got += read_until(port, proc, rb"ERR[^\n]*\n", 60)
+        ok = want in got and "Hello from" not in got and "RUN" not in got
+        detail = got
+        if ok and then_good:  # the bootloader still takes a good upload
+            try:
+                line = uartctl.upload(port, hello, announce=open(os.devnull, "w"))
+                text = read_until(port, proc, rb"instret=\d+", 60)
+                ok = line.startswith("RUN") and "Hello from" in text
+                detail += "\n" + line + "\n" + text
+            except uartctl.UploadError as e:
+                ok, detail = False, detail + f"\nrecovery upload failed: {e}"
+        if proc.poll() is None:
+            proc.kill()
+        finish(proc)
+        return ok, detail
+
+    base, image, entry = uartctl.elf_image(hello)
+    crc = zlib.crc32(image) & 0xFFFFFFFF
+
+    @add("corrupt-upload-refused")
+    def _():
+        bad = bytearray(image)
+        bad[len(bad) // 2] ^= 0xFF
+        return refused((base, len(image), crc, entry), bytes(bad), "ERR crc mismatch")
+
+    @add("truncated-upload-refused")
+    def _():
+        return refused((base, len(image), crc, entry), image[:len(image) // 2], "ERR timeout in data")
+
+    @add("oversized-upload-refused")
+    def _():
+        return refused((base, 0x00800000, crc, entry), b"", "ERR image outside RAM")
+
+    @add("misaddressed-upload-refused")
+    def _():
+        return refused((0x10000000, len(image), crc, 0x10000000), b"", "ERR image outside RAM")
+
+    @add("entry-outside-image-refused")
+    def _():
+        return refused((base, len(image), crc, base + len(image) + 64), b"", "ERR entry outside the image")
+
+    @add("misaligned-upload-refused")
+    def _():
+        return refused((base + 2, len(image), crc, entry), b"", "ERR misaligned")
+
+    return tests
