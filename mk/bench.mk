@@ -53,3 +53,17 @@ $(BENCH_DIR)/lm.txt: $(LLM_BUILD)/llm_eval $(LLM_IMAGE) $(SIM_BIN) $(FW_BUILD)/l
 	mv $@.tmp $@
 
 bench: $(BENCH_DIR)/lm.txt
+
+# Bootloader upload speed, from the bootloader's own count of cycles for the
+# data phase: at the simulator's 3.125 Mbaud and, with a second simulator
+# build, at a board console's 115200 baud.
+$(BENCH_DIR)/boot.txt: $(SIM_BIN) $(SIM_BIN_115200) $(FW_BUILD)/bootrom.elf $(FW_BUILD)/console.elf \
+                       tools/bench/boot_upload.py
+	@mkdir -p $(BENCH_DIR)
+	$(PYTHON) tools/bench/boot_upload.py --sim $(SIM_BIN) --boot $(FW_BUILD)/bootrom.elf \
+	  --app $(FW_BUILD)/console.elf --name boot_upload_kbps_fast > $@.tmp
+	$(PYTHON) tools/bench/boot_upload.py --sim $(SIM_BIN_115200) --boot $(FW_BUILD)/bootrom.elf \
+	  --app $(FW_BUILD)/console.elf --name boot_upload_kbps_115200 >> $@.tmp
+	mv $@.tmp $@
+
+bench: $(BENCH_DIR)/boot.txt

@@ -5,16 +5,23 @@ SIM_BAUD     := 3125000
 SIM_RAM      := 4194304
 SIM_ROM      := 16384
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
-SIM_DEFINES  := -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(SIM_BAUD) -DSIM_RAM_BYTES=$(SIM_RAM) \
-                -DSIM_ROM_BYTES=$(SIM_ROM)
 
-sim: $(SIM_BIN)
-$(SIM_BIN): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h mk/sim.mk | deps
-	@mkdir -p $(BUILD)/sim/obj
+# $(1): output binary, $(2): UART baud rate of that build.
+define SIM_RULE
+$(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h mk/sim.mk | deps
+	@mkdir -p $(dir $(1))obj
 	verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Wno-lint -Wno-style +define+SIM_MEM_DPI \
-	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(SIM_BAUD) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
-	  -CFLAGS "-O2 -std=c++17 $(SIM_DEFINES) -I$(abspath $(GEN))" \
-	  --top-module soc_top -Mdir $(BUILD)/sim/obj -o unicaim-sim \
+	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
+	  -CFLAGS "-O2 -std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
+	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN))" \
+	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
 	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS)))
-	cp $(BUILD)/sim/obj/unicaim-sim $@
+	cp $(dir $(1))obj/unicaim-sim $(1)
+endef
+
+sim: $(SIM_BIN)
+$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD)))
+# A build with a board's console rate, for measuring uploads at 115200 baud.
+SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200))

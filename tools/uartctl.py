@@ -91,10 +91,12 @@ def upload(port, path, announce=sys.stderr, block=1024, wait=60.0):
     addr, image, entry = elf_image(path)
     seen = bytearray()
 
-    def expect(tokens, timeout):
+    def expect(tokens, timeout, bytewise=False):
+        """Read until one of TOKENS; BYTEWISE reads nothing past it (the
+        program the bootloader starts may already be talking)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            seen.extend(port.read(port.in_waiting or 1))
+            seen.extend(port.read(1 if bytewise else (port.in_waiting or 1)))
             for t in tokens:
                 if t in seen:
                     return t
@@ -116,7 +118,7 @@ def upload(port, path, announce=sys.stderr, block=1024, wait=60.0):
         chunk = image[sent:sent + block]
         seen.clear()
         port.write(chunk)
-        if expect([b"K", b"ERR"], 30) != b"K":
+        if expect([b"K", b"ERR"], 30, bytewise=True) != b"K":
             expect([b"\n"], 5)
             raise UploadError("no acknowledgement: " + seen.decode(errors="replace").strip())
         sent += len(chunk)
@@ -125,10 +127,11 @@ def upload(port, path, announce=sys.stderr, block=1024, wait=60.0):
         announce.flush()
     announce.write(f"  {len(image) / max(time.monotonic() - t0, 1e-9) / 1024:.1f} KiB/s\n")
     seen.clear()
-    if expect([b"RUN", b"ERR"], 30) != b"RUN":
+    if expect([b"RUN", b"ERR"], 30, bytewise=True) != b"RUN":
         expect([b"\n"], 5)
         raise UploadError("refused: " + seen.decode(errors="replace").strip())
-    expect([b"\n"], 5)
+    del seen[:seen.index(b"RUN")]
+    expect([b"\n"], 5, bytewise=True)
     return seen.decode(errors="replace").strip()
 
 
