@@ -23,6 +23,7 @@ include mk/llm.mk
 include mk/firmware.mk
 include mk/tests.mk
 include mk/bench.mk
+include mk/fuzz.mk
 
 # The language model on the simulated SoC; `make demo-console` runs the
 # plain console session instead.

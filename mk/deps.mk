@@ -1,6 +1,6 @@
 # Debian packages the build needs (SPEC §6), installed when missing.
 DEB_PACKAGES := verilator g++ make gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
-                yosys python3-serial
+                yosys python3-serial python3-numpy clang-14 libclang-rt-14-dev
 DEPS_STAMP   := $(BUILD)/.deps-ok
 
 deps: $(DEPS_STAMP)

@@ -81,6 +81,15 @@ def collect(build, run):
         ok = rc == 0 and os.path.getsize(trace) > 1000 if os.path.exists(trace) else False
         return ok, f"rc={rc}\n{err}"
 
+    @add("console-parser-fuzz-15s")
+    def _():
+        corpus = os.path.join(tmp, "fuzz-corpus")
+        os.makedirs(corpus, exist_ok=True)
+        rc, out, err = run([os.path.join(build, "fuzz", "fuzz_console"), "-max_total_time=15", "-timeout=5",
+                            "-max_len=200", "-seed=1", corpus], 120)
+        ok = rc == 0 and "Done " in err and "ERROR" not in err
+        return ok, f"rc={rc}\n{err[-1500:]}"
+
     # ---------------------------------------------------------------- bad input
     def expect_refusal(args, want_rc, want_msg):
         rc, out, err = run([sim, *args], 60)
