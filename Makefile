@@ -24,6 +24,7 @@ include mk/firmware.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/fuzz.mk
+include mk/boards.mk
 
 # The language model on the simulated SoC; `make demo-console` runs the
 # plain console session instead.

@@ -90,6 +90,18 @@ def collect(build, run):
         ok = rc == 0 and "Done " in err and "ERROR" not in err
         return ok, f"rc={rc}\n{err[-1500:]}"
 
+    @add("ulx3s-85f-bitstream")
+    def _():
+        board = os.path.join(build, "boards", "ulx3s-85f")
+        bit = os.path.join(board, "ulx3s_85f.bit")
+        try:
+            log = open(os.path.join(board, "nextpnr.log")).read()
+        except OSError as e:
+            return False, str(e)
+        fmax = re.findall(r"Max frequency for clock '\$glbnet\$clk': ([0-9.]+) MHz \((PASS|FAIL)", log)
+        ok = os.path.exists(bit) and os.path.getsize(bit) > 100000 and fmax and fmax[-1][1] == "PASS"
+        return ok, f"fmax {fmax[-1] if fmax else None}, bit {os.path.exists(bit)}"
+
     # ---------------------------------------------------------------- bad input
     def expect_refusal(args, want_rc, want_msg):
         rc, out, err = run([sim, *args], 60)

