@@ -32,7 +32,7 @@ static char work[2048];
 static const cmd_t commands[];
 
 typedef struct {
-  int show_ids, count;
+  int count;
   int tokens[1024];
 } emit_ctx_t;
 static emit_ctx_t emitted;
@@ -95,7 +95,6 @@ static int cmd_story(int argc, char **argv) {
   llm_sampler_init(&sampler, model.vocab_size, (int32_t)(((int64_t)temp_milli << 16) / 1000),
                    (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed, probs, order);
   emitted.count = 0;
-  emitted.show_ids = show_ids;
   memset(state.phase_cycles, 0, sizeof state.phase_cycles);
   llm_gen_stats_t stats;
   llm_generate(&state, &sampler, prompt_tokens, n, (int)steps, emit, &emitted, &stats);
