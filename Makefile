@@ -21,10 +21,10 @@ include mk/rtl.mk
 include mk/sim.mk
 include mk/llm.mk
 include mk/firmware.mk
-include mk/tests.mk
 include mk/bench.mk
 include mk/fuzz.mk
 include mk/boards.mk
+include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the
 # plain console session instead.
