@@ -13,11 +13,11 @@ $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)
 	$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
 
-$(LLM_BUILD)/llm_host: tools/llm/llm_host.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
+$(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
 	@mkdir -p $(LLM_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
 
-$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
+$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 

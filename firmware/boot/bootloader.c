@@ -19,6 +19,7 @@
 
 #include "crc32.h"
 #include "soc_regs.h"
+#include "timer.h"
 
 #define BOOT_MAGIC "UCB1"
 #define HEADER_MAGIC "UCHD"
@@ -26,15 +27,6 @@
 #define STACK_RESERVE 4096u /* top of RAM: the bootloader's stack */
 
 void boot_main(void) __attribute__((noreturn));
-
-static uint64_t now(void) {
-  uint32_t hi, lo;
-  do {
-    hi = TIMER_MTIME_HI;
-    lo = TIMER_MTIME_LO;
-  } while (hi != TIMER_MTIME_HI);
-  return ((uint64_t)hi << 32) | lo;
-}
 
 static void put_char(char c) {
   while (UART_STATUS & UART_STATUS_TX_FULL_MASK) {
@@ -66,14 +58,14 @@ static int get_byte(uint64_t deadline) {
   for (;;) {
     uint32_t d = UART_DATA;
     if (!(d & UART_DATA_RX_EMPTY_MASK)) return (int)(d & UART_DATA_BYTE_MASK);
-    if (deadline && now() > deadline) return -1;
+    if (deadline && timer_now() > deadline) return -1;
   }
 }
 
 static bool get_word(uint32_t *w, uint64_t ticks) {
   uint32_t v = 0;
   for (int i = 0; i < 4; i++) {
-    int b = get_byte(now() + ticks);
+    int b = get_byte(timer_now() + ticks);
     if (b < 0) return false;
     v |= (uint32_t)b << (8 * i);
   }
@@ -113,8 +105,8 @@ static bool wait_for(const char *magic, uint64_t deadline) {
 static void receive(uint64_t second) {
   put_str("HDR\r\n");
   uint32_t addr, len, crc, entry;
-  if (!wait_for(HEADER_MAGIC, now() + 5 * second) || !get_word(&addr, second) || !get_word(&len, second) || !get_word(&crc, second) ||
-      !get_word(&entry, second)) {
+  if (!wait_for(HEADER_MAGIC, timer_now() + 5 * second) || !get_word(&addr, second) ||
+      !get_word(&len, second) || !get_word(&crc, second) || !get_word(&entry, second)) {
     refuse("timeout in header");
     return;
   }
@@ -132,10 +124,10 @@ static void receive(uint64_t second) {
     return;
   }
   put_str("OK\r\n");
-  uint64_t t0 = now();
+  uint64_t t0 = timer_now();
   uint8_t *dst = (uint8_t *)addr;
   for (uint32_t i = 0; i < len; i++) {
-    int b = get_byte(now() + second);
+    int b = get_byte(timer_now() + second);
     if (b < 0) {
       refuse("timeout in data (truncated upload)");
       return;
@@ -143,7 +135,7 @@ static void receive(uint64_t second) {
     dst[i] = (uint8_t)b;
     if ((i + 1) % BLOCK_BYTES == 0 || i + 1 == len) put_char('K');
   }
-  uint32_t cycles = (uint32_t)(now() - t0);
+  uint32_t cycles = (uint32_t)(timer_now() - t0);
   if (crc32_update(0, dst, len) != crc) {
     refuse("crc mismatch");
     return;
@@ -168,7 +160,7 @@ void boot_main(void) {
   put_char('+');
   put_hex(SYSCTL_RAM_SIZE);
   put_str(" waiting\r\n");
-  if (!wait_for(BOOT_MAGIC, now() + window)) {
+  if (!wait_for(BOOT_MAGIC, timer_now() + window)) {
     put_str("BOOT ");
     put_hex(RAM_BASE);
     put_str("\r\n");

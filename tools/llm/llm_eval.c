@@ -10,23 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_file.h"
 #include "llm_model.h"
 #include "ref_fp32.h"
 #include "tokenizer.h"
 #include "transformer.h"
-
-static void *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *buf = malloc((size_t)n + 4);
-  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) exit(2);
-  fclose(f);
-  *len = (size_t)n;
-  return buf;
-}
 
 static int argmax_f(const float *x, int n) {
   int b = 0;
@@ -80,7 +68,11 @@ int main(int argc, char **argv) {
   ref_model_t ref;
   if (ref_open(&ref, argv[1])) return 2;
   size_t len = 0;
-  void *image = read_file(argv[2], &len);
+  void *image = host_read_file(argv[2], &len);
+  if (!image) {
+    fprintf(stderr, "llm_eval: cannot read %s\n", argv[2]);
+    return 2;
+  }
   llm_model_t model;
   const char *error;
   if (llm_model_open(&model, image, len, &error)) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "generate.h"
+#include "host_file.h"
 #include "llm_model.h"
 #include "sampler.h"
 #include "tokenizer.h"
@@ -26,23 +27,6 @@ static void emit(int token, const char *text, void *ctx) {
     fputs(text, stdout);
     fflush(stdout);
   }
-}
-
-static void *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *buf = malloc((size_t)n + 4);
-  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    fclose(f);
-    free(buf);
-    return NULL;
-  }
-  fclose(f);
-  *len = (size_t)n;
-  return buf;
 }
 
 static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
@@ -69,7 +53,7 @@ int main(int argc, char **argv) {
     }
   }
   size_t len;
-  void *image = read_file(argv[1], &len);
+  void *image = host_read_file(argv[1], &len);
   if (!image) {
     fprintf(stderr, "llm_host: cannot read %s\n", argv[1]);
     return 2;

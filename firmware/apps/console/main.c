@@ -12,16 +12,6 @@
 #include "timer.h"
 #include "uart.h"
 
-static const cmd_t commands[];
-
-static int cmd_help(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  printf("commands:\n");
-  console_print_help(commands);
-  return 0;
-}
-
 static int cmd_echo(int argc, char **argv) {
   for (int i = 1; i < argc; i++) printf(i > 1 ? " %s" : "%s", argv[i]);
   printf("\n");
@@ -86,24 +76,14 @@ static int cmd_sleep(int argc, char **argv) {
   return 0;
 }
 
-static int cmd_exit(int argc, char **argv) {
-  int32_t code = 0;
-  if (argc > 2 || (argc == 2 && !cmd_parse_i32_range(argv[1], 0, 255, &code))) {
-    printf("error: usage: exit [0..255]\n");
-    return -1;
-  }
-  printf("bye\n");
-  sysctl_exit(code);
-}
-
 static const cmd_t commands[] = {
-    {"help", "", "this list", cmd_help},
+    {"help", "", "this list", console_cmd_help},
     {"echo", "<words...>", "print the words", cmd_echo},
     {"info", "", "system information", cmd_info},
     {"counters", "", "cycle/instret/time and CPI since last call", cmd_counters},
     {"led", "<0..255>", "set the LEDs, show the buttons", cmd_led},
     {"sleep", "<ms>", "wait on the timer", cmd_sleep},
-    {"exit", "[code]", "end the program (simulation: exit code)", cmd_exit},
+    {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -29,7 +29,6 @@ static int prompt_tokens[1024];
 static int32_t probs[65536 / 4];
 static uint16_t order[65536 / 4];
 static char work[2048];
-static const cmd_t commands[];
 
 typedef struct {
   int count;
@@ -180,28 +179,12 @@ static int cmd_model(int argc, char **argv) {
   return 0;
 }
 
-static int cmd_help(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  console_print_help(commands);
-  return 0;
-}
-
-static int cmd_exit(int argc, char **argv) {
-  int32_t code = 0;
-  if (argc > 2 || (argc == 2 && !cmd_parse_i32_range(argv[1], 0, 255, &code))) {
-    printf("error: usage: exit [0..255]\n");
-    return -1;
-  }
-  sysctl_exit(code);
-}
-
 static const cmd_t commands[] = {
-    {"help", "", "this list", cmd_help},
+    {"help", "", "this list", console_cmd_help},
     {"model", "", "the model's shape", cmd_model},
     {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
-    {"exit", "[code]", "end the program", cmd_exit},
+    {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -2,7 +2,10 @@
 
 #include <stdio.h>
 
+#include "sysctl.h"
 #include "uart.h"
+
+static const cmd_t *current_table;
 
 int console_execute(const cmd_t *table, char *line) {
   char *argv[CMD_MAX_ARGS];
@@ -63,8 +66,27 @@ static bool read_line(char *buf, unsigned size) {
   }
 }
 
+int console_cmd_help(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  printf("commands:\n");
+  if (current_table) console_print_help(current_table);
+  return 0;
+}
+
+int console_cmd_exit(int argc, char **argv) {
+  int32_t code = 0;
+  if (argc > 2 || (argc == 2 && !cmd_parse_i32_range(argv[1], 0, 255, &code))) {
+    printf("error: usage: exit [0..255]\n");
+    return -1;
+  }
+  printf("bye\n");
+  sysctl_exit(code);
+}
+
 void console_run(const cmd_t *table) {
   static char line[CONSOLE_LINE_MAX];
+  current_table = table;
   for (;;) {
     printf(CONSOLE_PROMPT);
     fflush(stdout);

@@ -18,4 +18,9 @@ void console_print_help(const cmd_t *table);
 /* Reads and executes lines forever (a command may end the program). */
 void console_run(const cmd_t *table) __attribute__((noreturn));
 
+/* Commands every console has: "help" lists the table console_run was given;
+   "exit [0..255]" ends the program (in simulation, with that exit code). */
+int console_cmd_help(int argc, char **argv);
+int console_cmd_exit(int argc, char **argv);
+
 #endif
