@@ -62,3 +62,49 @@ flash-ulx3s: $(ULX3S_BIT)
 	@command -v openFPGALoader >/dev/null || (apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q openfpgaloader)
 	openFPGALoader -b ulx3s $<
+
+# ---------------------------------------------------------------- Arty A7
+# make bitstream BOARD=arty [ARTY_PART=35t|100t] needs Vivado on PATH
+# (boards/arty/build.tcl); without it, the Yosys synth_xilinx fit checks run:
+# the small configuration (64 KiB RAM) on the xc7a35t, a 512 KiB RAM (the
+# stories260K configuration's size class) on the xc7a100t.
+ARTY_PART   ?= 35t
+arty_device  = $(if $(filter 100t,$(ARTY_PART)),xc7a100tcsg324-1,xc7a35ticsg324-1L)
+arty_ram     = $(if $(filter 100t,$(ARTY_PART)),524288,65536)
+ARTY_BUILD   = $(BUILD)/boards/arty-$(ARTY_PART)
+
+$(BUILD)/boards/arty-%/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(if $(filter 100t,$*),524288,65536) -o $@
+
+$(BUILD)/boards/arty-%/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
+
+bitstream-arty: $(ARTY_BUILD)/ram.hex $(ARTY_BUILD)/rom.hex $(RTL_ALL)
+	@command -v vivado >/dev/null || { echo "make bitstream BOARD=arty needs Vivado on PATH;" \
+	  "without it, make arty-fit checks the fit with Yosys"; exit 1; }
+	vivado -mode batch -nojournal -source boards/arty/build.tcl -tclargs $(arty_device) $(ARTY_BUILD) \
+	  $(arty_ram) $(abspath $(ARTY_BUILD)/ram.hex) $(abspath $(ARTY_BUILD)/rom.hex) \
+	  $(abspath $(RTL_ALL) boards/arty/arty_top.sv)
+
+flash-arty:
+	@command -v openFPGALoader >/dev/null || (apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q openfpgaloader)
+	openFPGALoader -b arty_a7_$(ARTY_PART) $(ARTY_BUILD)/arty.bit
+
+# Yosys fit check: cell counts of the wrapped SoC for one part.
+$(BUILD)/boards/arty-%/stat.json: $(RTL_ALL) boards/arty/arty_top.sv | deps
+	@mkdir -p $(dir $@)
+	yosys -q -l $(dir $@)yosys.log -p "read_verilog -sv $(RTL_ALL) boards/arty/arty_top.sv; \
+	  chparam -set RamBytes $(if $(filter 100t,$*),524288,65536) arty_top; \
+	  synth_xilinx -family xc7 -flatten -top arty_top; tee -q -o $@ stat -json"
+
+.PHONY: arty-fit bitstream-arty flash-arty
+arty-fit: $(BENCH_DIR)/arty.txt
+	@cat $<
+$(BENCH_DIR)/arty.txt: $(BUILD)/boards/arty-35t/stat.json $(BUILD)/boards/arty-100t/stat.json tools/synth/fit_xc7.py
+	@mkdir -p $(BENCH_DIR)
+	$(PYTHON) tools/synth/fit_xc7.py $(BUILD)/boards/arty-35t/stat.json --part xc7a35t --prefix arty35 > $@
+	$(PYTHON) tools/synth/fit_xc7.py $(BUILD)/boards/arty-100t/stat.json --part xc7a100t --prefix arty100 >> $@
+bench: $(BENCH_DIR)/arty.txt

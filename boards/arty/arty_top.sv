@@ -1,0 +1,66 @@
+// Digilent Arty A7 (xc7a35t / xc7a100t) board wrapper: MMCM from the 100 MHz
+// oscillator to the system clock, reset button, UART to the FTDI chip, four
+// LEDs. The boot ROM holds the UART bootloader; the RAM starts with RamInit.
+module arty_top #(
+  parameter int unsigned ClkMhz   = 50,     // 1000 MHz VCO / divider
+  parameter int unsigned RamBytes = 65536,
+  parameter              RamInit  = "",     // $readmemh images (strings)
+  parameter              RomInit  = ""
+) (
+  input  logic       clk100mhz,
+  input  logic       ck_rst,        // reset button, active low
+  input  logic       uart_txd_in,   // FTDI -> FPGA
+  output logic       uart_rxd_out,  // FPGA -> FTDI
+  output logic [3:0] led
+);
+
+  logic       clk, clk_fb, locked;
+  logic [7:0] por_q;
+  logic [7:0] gpio_out;
+  logic       exit_valid;
+  logic [31:0] exit_code;
+
+  // VCO = 100 MHz * 10 = 1000 MHz (600..1200 MHz for -1 parts).
+  MMCME2_BASE #(
+    .CLKIN1_PERIOD    (10.0),
+    .DIVCLK_DIVIDE    (1),
+    .CLKFBOUT_MULT_F  (10.0),
+    .CLKOUT0_DIVIDE_F (1000.0 / ClkMhz)
+  ) u_mmcm (
+    .CLKIN1   (clk100mhz),
+    .CLKFBIN  (clk_fb),
+    .CLKFBOUT (clk_fb),
+    .CLKOUT0  (clk),
+    .LOCKED   (locked),
+    .PWRDWN   (1'b0),
+    .RST      (!ck_rst)
+  );
+
+  always_ff @(posedge clk or negedge locked) begin
+    if (!locked)        por_q <= '0;
+    else if (!(&por_q)) por_q <= por_q + 8'd1;
+  end
+
+  soc_top #(
+    .ClkHz    (ClkMhz * 1_000_000),
+    .Baud     (115_200),
+    .RamBytes (RamBytes),
+    .RomBytes (16384),
+    .RamInit  (RamInit),
+    .RomInit  (RomInit),
+    .Sim      (1'b0)
+  ) u_soc (
+    .clk_i         (clk),
+    .rst_ni        (&por_q),
+    .boot_addr_i   (soc_regs_pkg::ROM_BASE),
+    .tohost_addr_i (32'h0),
+    .uart_rx_i     (uart_txd_in),
+    .uart_tx_o     (uart_rxd_out),
+    .gpio_i        (8'h0),
+    .gpio_o        (gpio_out),
+    .exit_valid_o  (exit_valid),
+    .exit_code_o   (exit_code)
+  );
+  assign led = gpio_out[3:0];
+
+endmodule : arty_top
