@@ -120,27 +120,27 @@ def collect(build, run):
         rc, out, err = run([PY, convert, path, tok, "-o", os.path.join(tmp, "x.ucm")], 60)
         return rc != 0 and want in err, f"rc={rc}\n{err}"
 
-    @add("convert-v1-matches-v0")
-    def _():
+    def reexport_and_convert(version):
+        """stories260K written as llama2.c VERSION, then converted: (rc, log, image path)."""
         import llm_formats
         params, w = llm_formats.read_v0(model)
-        v1 = os.path.join(tmp, "model_v1.bin")
-        llm_formats.write_v1(v1, params, w)
-        out = os.path.join(tmp, "from_v1.ucm")
-        rc, o, err = run([PY, convert, v1, tok, "-o", out], 120)
+        src = os.path.join(tmp, f"model_v{version}.bin")
+        (llm_formats.write_v1 if version == 1 else llm_formats.write_v2)(src, params, w)
+        out = os.path.join(tmp, f"from_v{version}.ucm")
+        rc, o, err = run([PY, convert, src, tok, "-o", out], 120)
+        return rc, o + err, out
+
+    @add("convert-v1-matches-v0")
+    def _():
+        rc, log, out = reexport_and_convert(1)
         same = rc == 0 and open(out, "rb").read() == open(image, "rb").read()
-        return same, f"rc={rc}\n{o}{err}"
+        return same, f"rc={rc}\n{log}"
 
     @add("convert-v2-q80")
     def _():
-        import llm_formats
-        params, w = llm_formats.read_v0(model)
-        v2 = os.path.join(tmp, "model_v2.bin")
-        llm_formats.write_v2(v2, params, w)
-        out = os.path.join(tmp, "from_v2.ucm")
-        rc, o, err = run([PY, convert, v2, tok, "-o", out], 120)
+        rc, log, out = reexport_and_convert(2)
         if rc != 0:
-            return False, o + err
+            return False, log
         rc, text, err = run([host, out, "-n", "30"], 60)
         return rc == 0 and text.startswith("Once upon a time"), f"rc={rc}\n{text}{err}"
 

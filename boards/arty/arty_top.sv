@@ -14,8 +14,7 @@ module arty_top #(
   output logic [3:0] led
 );
 
-  logic       clk, clk_fb, locked;
-  logic [7:0] por_q;
+  logic       clk, clk_fb, locked, rst_n;
   logic [7:0] gpio_out;
   logic       exit_valid;
   logic [31:0] exit_code;
@@ -36,10 +35,7 @@ module arty_top #(
     .RST      (!ck_rst)
   );
 
-  always_ff @(posedge clk or negedge locked) begin
-    if (!locked)        por_q <= '0;
-    else if (!(&por_q)) por_q <= por_q + 8'd1;
-  end
+  por_reset u_por (.clk_i(clk), .locked_i(locked), .rst_no(rst_n));
 
   soc_top #(
     .ClkHz    (ClkMhz * 1_000_000),
@@ -51,7 +47,7 @@ module arty_top #(
     .Sim      (1'b0)
   ) u_soc (
     .clk_i         (clk),
-    .rst_ni        (&por_q),
+    .rst_ni        (rst_n),
     .boot_addr_i   (soc_regs_pkg::ROM_BASE),
     .tohost_addr_i (32'h0),
     .uart_rx_i     (uart_txd_in),

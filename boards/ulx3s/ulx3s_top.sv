@@ -14,9 +14,7 @@ module ulx3s_top #(
   input  logic       btn_fire1
 );
 
-  logic       clk, locked;
-  logic [7:0] por_q;
-  logic       rst_n;
+  logic       clk, locked, rst_n;
   logic       exit_valid;
   logic [31:0] exit_code;
 
@@ -26,12 +24,7 @@ module ulx3s_top #(
     .locked_o    (locked)
   );
 
-  // Hold reset for 255 cycles after the PLL locks.
-  always_ff @(posedge clk or negedge locked) begin
-    if (!locked)         por_q <= '0;
-    else if (!(&por_q))  por_q <= por_q + 8'd1;
-  end
-  assign rst_n = &por_q;
+  por_reset u_por (.clk_i(clk), .locked_i(locked), .rst_no(rst_n));
 
   soc_top #(
     .ClkHz    (ClkMhz * 1_000_000),

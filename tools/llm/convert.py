@@ -35,12 +35,17 @@ class ConvertError(Exception):
     pass
 
 
+def read_bytes(path, what):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise ConvertError(f"cannot read {what} '{path}': {e.strerror}")
+
+
 def read_checkpoint(path):
     """Return (config dict, weights dict of float32 arrays)."""
-    try:
-        data = open(path, "rb").read()
-    except OSError as e:
-        raise ConvertError(f"cannot read checkpoint '{path}': {e.strerror}")
+    data = read_bytes(path, "checkpoint")
     if len(data) < 28:
         raise ConvertError(f"'{path}' is too short for a llama2.c header ({len(data)} bytes)")
     magic = struct.unpack_from("<I", data, 0)[0]
@@ -138,10 +143,7 @@ def check_config(cfg, path):
 
 
 def read_tokenizer(path, vocab):
-    try:
-        data = open(path, "rb").read()
-    except OSError as e:
-        raise ConvertError(f"cannot read tokenizer '{path}': {e.strerror}")
+    data = read_bytes(path, "tokenizer")
     if len(data) < 4:
         raise ConvertError(f"tokenizer '{path}' is truncated")
     max_len = struct.unpack_from("<I", data, 0)[0]
