@@ -24,6 +24,7 @@ include mk/firmware.mk
 include mk/bench.mk
 include mk/fuzz.mk
 include mk/boards.mk
+include mk/unicaim.mk
 include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the

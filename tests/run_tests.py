@@ -20,6 +20,7 @@ sys.path.insert(0, HERE)
 import fw_tests  # noqa: E402  (firmware-on-simulator cases)
 import llm_tests  # noqa: E402  (language model)
 import boot_tests  # noqa: E402  (bootloader)
+import ucm_tests  # noqa: E402  (UniCAIM block)
 
 
 def run(cmd, timeout, stdin_data=None):
@@ -68,6 +69,7 @@ def main():
     tests += fw_tests.collect(build, run)
     tests += llm_tests.collect(build, run)
     tests += boot_tests.collect(build, run)
+    tests += ucm_tests.collect(build, run)
     tests = [t for t in tests if args.k in t[0]]
 
     passed = failed = 0

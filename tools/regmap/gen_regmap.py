@@ -19,6 +19,9 @@ def load(path):
                 sys.exit(f"{path}: {blk['name']}.{reg['name']}: offset 0x{reg['offset']:x} repeated or unaligned")
             seen.add(reg["offset"])
             reg.setdefault("fields", [])
+        blk.setdefault("reg", [])
+        blk.setdefault("window", [])
+        blk.setdefault("const", [])
     return spec
 
 
@@ -45,6 +48,11 @@ def gen_c(spec, guard):
                 mask = ((1 << f["width"]) - 1) << f["lsb"]
                 out.append(f"#define {r}_{f['name']}_LSB {f['lsb']}")
                 out.append(f"#define {r}_{f['name']}_MASK 0x{mask:08x}")
+        for w in blk["window"]:
+            out.append(f"#define {b}_{w['name']}_WINDOW 0x{w['offset']:04x}")
+            out.append(f"#define {b}_{w['name']}_WINDOW_SIZE 0x{w['size']:04x}")
+        for c in blk["const"]:
+            out.append(f"#define {b}_{c['name']} {c['value']}")
         out.append("")
     out.append(f"#endif /* {guard} */")
     return "\n".join(out) + "\n"
@@ -68,6 +76,11 @@ def gen_sv(spec, pkg):
                 out.append(f"  localparam int unsigned {r}_{f['name']}_LSB = {f['lsb']};")
                 if f["width"] > 1:
                     out.append(f"  localparam int unsigned {r}_{f['name']}_WIDTH = {f['width']};")
+        for w in blk["window"]:
+            out.append(f"  localparam int unsigned {b}_{w['name']}_WINDOW = 32'h{w['offset']:04x};")
+            out.append(f"  localparam int unsigned {b}_{w['name']}_WINDOW_SIZE = 32'h{w['size']:04x};")
+        for c in blk["const"]:
+            out.append(f"  localparam int unsigned {b}_{c['name']} = {c['value']};")
         out.append("")
     out.append(f"endpackage : {pkg}")
     return "\n".join(out) + "\n"
@@ -92,6 +105,15 @@ def gen_md(spec, title):
                     for f in reg["fields"])
             out.append(f"| `0x{reg['offset']:02x}` | `{blk['name']}_{reg['name']}` | {reg['access']} | {desc} |")
         out.append("")
+        if blk["window"]:
+            out += ["| window | offset | size | description |", "|---|---|---|---|"]
+            out += [f"| `{blk['name']}_{w['name']}_WINDOW` | `0x{w['offset']:04x}` | `0x{w['size']:04x}` | {w['desc']} |"
+                    for w in blk["window"]]
+            out.append("")
+        if blk["const"]:
+            out += ["| constant | value | meaning |", "|---|---|---|"]
+            out += [f"| `{blk['name']}_{c['name']}` | {c['value']} | {c['desc']} |" for c in blk["const"]]
+            out.append("")
     return "\n".join(out)
 
 

@@ -1,0 +1,36 @@
+# UniCAIM block: randomized co-simulation of the RTL against the golden
+# model, one Verilator build per parameter set.
+UCM_RTL    := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv $(wildcard rtl/unicaim/*.sv)
+UCM_LIB    := firmware/lib/unicaim/ucm_model.c firmware/lib/unicaim/ucm_arith.c
+UCM_BUILD  := $(BUILD)/unicaim
+# name: Banks Slots Dim CellBits QBits AdcBits AdcCount Lanes
+UCM_CFG_tiny   := 2 16 8 3 8 10 64 1
+UCM_CFG_sign   := 3 64 8 1 8 8 4 4
+UCM_CFG_mid    := 1 96 64 3 6 10 16 2
+UCM_CFG_board  := 20 128 8 3 8 10 64 4
+UCM_CFG_paper  := 1 576 128 3 8 10 64 8
+UCM_CFGS   := tiny sign mid board paper
+UCM_COSIMS := $(UCM_CFGS:%=$(UCM_BUILD)/cosim_%)
+
+# The golden model is C: compiled by the host C compiler, linked into each build.
+UCM_LIB_OBJS := $(UCM_LIB:firmware/lib/unicaim/%.c=$(UCM_BUILD)/lib/%.o)
+$(UCM_BUILD)/lib/%.o: firmware/lib/unicaim/%.c $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -c $< -o $@
+
+ucm_gparams = $(shell set -- $(UCM_CFG_$(1)); echo -GBanks=$$1 -GSlots=$$2 -GDim=$$3 -GCellBits=$$4 \
+                -GQBits=$$5 -GAdcBits=$$6 -GAdcCount=$$7 -GLanes=$$8)
+
+define UCM_COSIM_RULE
+$(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) $(RTL_PKGS) mk/unicaim.mk | deps
+	@mkdir -p $(UCM_BUILD)
+	rm -f $$@  # Verilator's make does not see the model's objects change
+	verilator --cc --exe --build -O3 -j 2 -Wno-fatal --top-module ucm_block $(call ucm_gparams,$(1)) \
+	  -CFLAGS "-O2 -I$(abspath $(GEN)) -I$(abspath firmware/lib/unicaim)" \
+	  -Mdir $(UCM_BUILD)/obj_$(1) -o ../cosim_$(1) $(RTL_PKGS) $(UCM_RTL) \
+	  $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) >/dev/null
+endef
+$(foreach c,$(UCM_CFGS),$(eval $(call UCM_COSIM_RULE,$(c))))
+
+.PHONY: ucm-cosim
+ucm-cosim: $(UCM_COSIMS)

@@ -1,0 +1,868 @@
+// The UniCAIM array block: Banks x Slots x Dim emulated FeFET cells with
+// per-slot valid / protect / position / accumulator, driven by commands on
+// the SoC bus. docs/unicaim.md gives the registers and the arithmetic; the
+// golden model firmware/lib/unicaim/ucm_model.c is the same behaviour in C,
+// cycle counts included.
+//
+// Storage is split by lane: slot s lives in lane s % Lanes, row s / Lanes,
+// so a scan reads Lanes slots per clock from block RAM. Every command is a
+// fixed sequence of passes (a pass reads Rows rows and needs one more cycle
+// for the read latency), which makes its cycle count a formula.
+module ucm_block #(
+  parameter int unsigned Banks    = 20,
+  parameter int unsigned Slots    = 128,
+  parameter int unsigned Dim      = 8,
+  parameter int unsigned CellBits = 3,   // 1 or 3
+  parameter int unsigned QBits    = 8,   // query bit planes, 2..8
+  parameter int unsigned AdcBits  = 10,
+  parameter int unsigned AdcCount = 64,  // >= Lanes
+  parameter int unsigned Lanes    = 4    // power of two dividing Slots
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  soc_bus_pkg::bus_req_t req_i,   // registered; addr = offset in the block
+  output soc_bus_pkg::bus_rsp_t rsp_o,
+  output logic                  irq_o
+);
+
+  localparam int unsigned Rows        = Slots / Lanes;
+  localparam int unsigned LaneBits    = $clog2(Lanes);
+  localparam int unsigned RowAw       = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam int unsigned MetaDepth   = Banks * Rows;
+  localparam int unsigned MetaAw      = (MetaDepth > 1) ? $clog2(MetaDepth) : 1;
+  localparam int unsigned ScoreBits   = $clog2(64 * Dim) + 2;
+  localparam int unsigned PlaneCycles = (QBits + Lanes - 1) / Lanes;
+  localparam int unsigned RowW        = Dim * 6;
+  localparam int unsigned MetaW       = 50;  // {acc, pos, protect, valid}
+  localparam int unsigned SearchW     = ScoreBits + 2;  // {forced, cand, S}
+
+  typedef enum logic [3:0] {
+    ST_IDLE, ST_WRITE, ST_CTRL, ST_READ, ST_RESET, ST_SCORE, ST_RADIX, ST_GT,
+    ST_EMIT, ST_VALIDATE, ST_EXACT, ST_ACC, ST_VICTIM
+  } state_e;
+
+  // ------------------------------------------------------------ registers
+  state_e      state_q;
+  logic [3:0]  op_q, flags_q;
+  logic [7:0]  bank_q;
+  logic [15:0] arg_q;
+  logic [31:0] cmd_q, result_q;
+  logic        done_q, irq_enable_q;
+  logic [6:0]  err_q;  // {novictim, busy, count, k, slot, bank, cmd}
+  logic [15:0] pos_reg_q;
+  logic [31:0] acc_init_q, threshold_q, noise_cfg_q, seed_q;
+  logic [12:0] cam_cfg_q;
+  logic [11:0] adc_cfg_q;
+  logic [31:0] slot_meta_q, slot_acc_q, slot_valid_count_q;
+  logic [31:0] write_serial_q, search_serial_q;
+  logic [31:0] counter_q [13];
+  logic [7:0]  step_q [Banks];
+  logic [15:0] valid_count_q [Banks];
+  logic [Dim*8-1:0] key_q, query_q;
+
+  // Engine state.
+  logic [15:0] cnt_q, j_q, out_q, forced_q, tally_q, ties_q;
+  logic [7:0]  pg_q;
+  logic        prime_q, phase_q, bad_q, take_all_q, found_q;
+  logic [5:0]  bit_q;
+  logic [ScoreBits-1:0] t_q;
+  logic signed [16:0]   want_q;
+  logic signed [31:0]   cut_q, ex_acc_q;
+  logic [RowW-1:0]      row_q;
+  logic [15:0]          ex_lane_q;
+  logic [16:0]          room_q;
+  logic [31:0]          best_acc_q;
+  logic [15:0]          best_pos_q, best_slot_q;
+
+  wire busy = (state_q != ST_IDLE);
+  wire [7:0] qstep      = cam_cfg_q[7:0];
+  wire [4:0] alpha      = cam_cfg_q[12:8];
+  wire [7:0] adc_gain   = adc_cfg_q[7:0];
+  wire [3:0] adc_shift  = adc_cfg_q[11:8];
+  wire [7:0] sigma      = noise_cfg_q[7:0];
+  wire [7:0] read_noise = noise_cfg_q[15:8];
+  wire [15:0] stuck_rate = noise_cfg_q[31:16];
+  wire f_protect   = flags_q[0];
+  wire f_invalid   = flags_q[1];
+  wire f_threshold = flags_q[0];
+  wire f_force     = flags_q[1];
+  wire f_accum     = flags_q[2];
+  wire f_ideal     = flags_q[0];
+
+  logic [MetaAw-1:0] bank_base;
+  assign bank_base = MetaAw'(bank_q) * MetaAw'(Rows);
+
+  function automatic logic [15:0] lane_of(logic [15:0] slot);
+    lane_of = slot & 16'(Lanes - 1);
+  endfunction
+
+  function automatic logic [MetaAw-1:0] meta_addr(logic [MetaAw-1:0] base, logic [15:0] row);
+    meta_addr = base + MetaAw'(row);
+  endfunction
+
+  // Query levels for the CAM (-2..2 by QSTEP), three bits per dimension.
+  logic [Dim*3-1:0] qlevel;
+  always_comb begin
+    logic [8:0] step, mag;
+    logic [2:0] m;
+    step = (qstep == 8'd0) ? 9'd1 : {1'b0, qstep};
+    for (int unsigned d = 0; d < Dim; d++) begin
+      mag = (query_q[d*8+7] ? 9'(-$signed({1'b1, query_q[d*8 +: 8]})) : {1'b0, query_q[d*8 +: 8]}) +
+            (step >> 1);
+      m = (mag >= 9'(2 * step)) ? 3'd2 : (mag >= step) ? 3'd1 : 3'd0;
+      qlevel[d*3 +: 3] = query_q[d*8+7] ? 3'(-m) : m;
+    end
+  end
+
+  // ------------------------------------------------------------ memories
+  logic [MetaAw-1:0]  key_raddr, meta_raddr, meta_waddr, key_waddr;
+  logic [Lanes-1:0]   key_we, meta_we, search_we;
+  logic [RowW-1:0]    key_rdata [Lanes];
+  logic [MetaW-1:0]   meta_rdata [Lanes], meta_wdata [Lanes];
+  logic [RowAw-1:0]   search_raddr, search_waddr;
+  logic [SearchW-1:0] search_rdata [Lanes], search_wdata [Lanes];
+
+  // LIST and SCORE windows, also split by lane (entry i in lane i % Lanes).
+  // The bus reads them only while idle, the engine only while busy.
+  logic [Lanes-1:0]  list_we, sout_we;
+  logic [RowAw-1:0]  list_waddr [Lanes], sout_waddr [Lanes];
+  logic [31:0]       list_wdata [Lanes], sout_wdata [Lanes];
+  logic [RowAw-1:0]  bus_row, list_row;
+  logic [31:0]       list_rd [Lanes], sout_rd [Lanes];
+  logic [15:0]       bus_idx, eng_idx;
+  logic [31:0]       eng_entry;
+
+  for (genvar l = 0; l < Lanes; l++) begin : g_lane
+    sdp_ram #(.Width(RowW), .Depth(MetaDepth)) u_keys (
+      .clk_i, .we_i(key_we[l]), .waddr_i(key_waddr), .wdata_i(row_q),
+      .raddr_i(key_raddr), .rdata_o(key_rdata[l])
+    );
+    sdp_ram #(.Width(MetaW), .Depth(MetaDepth)) u_meta (
+      .clk_i, .we_i(meta_we[l]), .waddr_i(meta_waddr), .wdata_i(meta_wdata[l]),
+      .raddr_i(meta_raddr), .rdata_o(meta_rdata[l])
+    );
+    sdp_ram #(.Width(SearchW), .Depth(Rows)) u_search (
+      .clk_i, .we_i(search_we[l]), .waddr_i(search_waddr), .wdata_i(search_wdata[l]),
+      .raddr_i(search_raddr), .rdata_o(search_rdata[l])
+    );
+    lut_ram #(.Width(32), .Depth(Rows)) u_list (
+      .clk_i, .we_i(list_we[l]), .waddr_i(list_waddr[l]), .wdata_i(list_wdata[l]),
+      .raddr_i(list_row), .rdata_o(list_rd[l])
+    );
+    lut_ram #(.Width(32), .Depth(Rows)) u_score (
+      .clk_i, .we_i(sout_we[l]), .waddr_i(sout_waddr[l]), .wdata_i(sout_wdata[l]),
+      .raddr_i(bus_row), .rdata_o(sout_rd[l])
+    );
+  end
+
+  assign bus_row   = RowAw'(bus_idx >> LaneBits);
+  assign list_row  = busy ? RowAw'(eng_idx >> LaneBits) : bus_row;
+  assign eng_entry = list_rd[lane_of(eng_idx)];
+  wire [15:0] eng_slot = eng_entry[15:0];
+
+  // ------------------------------------------------------------ per-lane arithmetic
+  logic signed [ScoreBits-1:0] lane_sim [Lanes];
+  logic signed [31:0]          lane_noise [Lanes], lane_code [Lanes];
+  logic [31:0]                 lane_draw [Lanes];
+  logic [Dim-1:0]              lane_plane [Lanes];
+  logic [RowW-1:0]             exact_row;
+  logic [15:0]                 score_row;   // the row the score pass is processing
+
+  assign score_row = cnt_q - 16'd1;
+  assign exact_row = key_rdata[ex_lane_q];
+
+  for (genvar l = 0; l < Lanes; l++) begin : g_arith
+    ucm_row_similarity #(.Dim(Dim), .ScoreBits(ScoreBits)) u_sim (
+      .row_i    (key_rdata[l]),
+      .qlevel_i (qlevel),
+      .sim_o    (lane_sim[l])
+    );
+    ucm_hash #(.Domain(32'd2)) u_read_draw (
+      .seed_i   (seed_q),
+      .serial_i (search_serial_q),
+      .index_i  (32'((score_row << LaneBits) + 16'(l))),
+      .draw_o   (lane_draw[l])
+    );
+    ucm_noise u_read_noise (
+      .draw_i  (lane_draw[l]),
+      .sigma_i (read_noise),
+      .noise_o (lane_noise[l])
+    );
+    always_comb begin
+      int unsigned b;
+      b = int'(pg_q) * Lanes + l;
+      for (int unsigned d = 0; d < Dim; d++) begin
+        lane_plane[l][d] = (b < QBits) ? query_q[d*8 + (b & 7)] : 1'b0;
+      end
+    end
+    ucm_plane_adc #(.Dim(Dim), .AdcBits(AdcBits)) u_plane (
+      .row_i   (exact_row),
+      .plane_i (lane_plane[l]),
+      .gain_i  (adc_gain),
+      .shift_i (adc_shift),
+      .ideal_i (f_ideal),
+      .code_o  (lane_code[l])
+    );
+  end
+
+  // One cell of a key write (cell cnt_q).
+  logic [31:0]       var_draw, stuck_draw;
+  logic signed [5:0] new_cell;
+  ucm_hash #(.Domain(32'd0)) u_var_draw (
+    .seed_i(seed_q), .serial_i(write_serial_q), .index_i(32'(cnt_q)), .draw_o(var_draw)
+  );
+  ucm_hash #(.Domain(32'd1)) u_stuck_draw (
+    .seed_i(seed_q), .serial_i(write_serial_q), .index_i(32'(cnt_q)), .draw_o(stuck_draw)
+  );
+  ucm_cell_encode #(.CellBits(CellBits)) u_encode (
+    .key_i            (key_q[(int'(cnt_q) % Dim)*8 +: 8]),
+    .step_i           (step_q[bank_q]),
+    .sigma_i          (sigma),
+    .stuck_rate_i     (stuck_rate),
+    .variation_draw_i (var_draw),
+    .stuck_draw_i     (stuck_draw),
+    .cell_o           (new_cell)
+  );
+
+  // ------------------------------------------------------------ engine datapath
+  logic [15:0] slot_arg_row, slot_arg_lane, eng_slot_lane;
+  assign slot_arg_row  = arg_q >> LaneBits;
+  assign slot_arg_lane = lane_of(arg_q);
+  assign eng_slot_lane = lane_of(eng_slot);
+
+  // Scan results of the current cycle (row cnt_q - 1).
+  logic [15:0]        forced_n, over_thr_n, tally_n, take_n, ties_n, emit_idx;
+  logic [Lanes-1:0]   take;
+  logic [15:0]        take_idx [Lanes];
+  logic signed [31:0] lane_s [Lanes];
+  logic [ScoreBits-1:0] try_t;
+  logic               victim_found;
+  logic [31:0]        victim_acc;
+  logic [15:0]        victim_pos, victim_slot;
+  logic signed [31:0] exact_partial;
+  logic [16:0]        room_n;
+  logic [15:0]        conv_n, rounds_n;
+
+  assign try_t = t_q | (ScoreBits'(1) << bit_q);
+  wire scanning = (cnt_q != 16'd0);  // a pass's read data is valid from its second cycle
+
+  always_comb begin
+    logic signed [31:0] s;
+    logic valid, prot, forced, cand;
+    logic [ScoreBits-1:0] biased;
+    forced_n   = forced_q;
+    over_thr_n = '0;
+    tally_n    = tally_q;
+    take_n     = '0;
+    ties_n     = ties_q;
+    take       = '0;
+    victim_found = found_q;
+    victim_acc   = best_acc_q;
+    victim_pos   = best_pos_q;
+    victim_slot  = best_slot_q;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      take_idx[l] = '0;
+      lane_s[l]   = 32'(lane_sim[l]) + lane_noise[l];
+      // Score pass: candidates and the threshold count.
+      valid  = meta_rdata[l][0];
+      prot   = meta_rdata[l][1];
+      forced = valid && prot && f_force;
+      cand   = valid && !(prot && f_force);
+      if (state_q == ST_SCORE && forced) forced_n = forced_n + 16'd1;
+      if (state_q == ST_SCORE && cand && lane_s[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
+      // Later passes read {forced, cand, S} back.
+      s      = 32'($signed(search_rdata[l][ScoreBits-1:0]));
+      biased = search_rdata[l][ScoreBits-1:0] ^ (ScoreBits'(1) << (ScoreBits - 1));
+      cand   = search_rdata[l][ScoreBits];
+      forced = search_rdata[l][ScoreBits+1];
+      if (state_q == ST_RADIX && scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
+      if (state_q == ST_GT && scanning && cand && biased > t_q) tally_n = tally_n + 16'd1;
+      if (forced || (cand && s > cut_q)) begin
+        take[l] = 1'b1;
+      end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
+        take[l] = 1'b1;
+        if (!take_all_q) ties_n = ties_n - 16'd1;
+      end
+      take_idx[l] = out_q + take_n;
+      if (take[l]) take_n = take_n + 16'd1;
+      // Min-detect: lowest accumulator, then oldest position, then lowest slot.
+      if (meta_rdata[l][0] && !meta_rdata[l][1] &&
+          (!victim_found || meta_rdata[l][49:18] < victim_acc ||
+           (meta_rdata[l][49:18] == victim_acc && meta_rdata[l][17:2] < victim_pos))) begin
+        victim_found = 1'b1;
+        victim_acc   = meta_rdata[l][49:18];
+        victim_pos   = meta_rdata[l][17:2];
+        victim_slot  = (score_row << LaneBits) + 16'(l);
+      end
+    end
+    emit_idx = out_q + take_n;
+  end
+
+  // Exact scores: the planes this cycle, shift-added with the sign plane
+  // negative; ADC rounds open whenever the shared converters run out.
+  always_comb begin
+    int unsigned b;
+    logic signed [31:0] w;
+    exact_partial = '0;
+    conv_n = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      b = int'(pg_q) * Lanes + l;
+      if (b < QBits) begin
+        w = lane_code[l] <<< b;
+        exact_partial = (b == QBits - 1) ? exact_partial - w : exact_partial + w;
+        conv_n = conv_n + 16'd1;
+      end
+    end
+    if (17'(conv_n) > room_q) begin
+      rounds_n = 16'd1;
+      room_n   = room_q + 17'(AdcCount) - 17'(conv_n);
+    end else begin
+      rounds_n = 16'd0;
+      room_n   = room_q - 17'(conv_n);
+    end
+  end
+
+  // Charge sharing: acc + ((x - acc) >>> alpha), x = S biased onto 32 bits.
+  function automatic logic [31:0] charge_share(logic [31:0] acc, logic signed [31:0] s, logic [4:0] sh);
+    logic [31:0] x;
+    logic signed [32:0] diff;
+    x = (32'(s[ScoreBits-1:0]) ^ (32'(1) << (ScoreBits - 1))) << (32 - ScoreBits);
+    diff = $signed({1'b0, x}) - $signed({1'b0, acc});
+    charge_share = acc + 32'(diff >>> sh);
+  endfunction
+
+  // ------------------------------------------------------------ memory ports
+  wire last_row = (cnt_q == 16'(Rows));  // the drain cycle of a pass
+  wire [15:0] fetch_idx = prime_q ? 16'd0 : (pg_q == 8'(PlaneCycles - 1)) ? j_q + 16'd1 : j_q;
+
+  always_comb begin
+    key_raddr    = meta_addr(bank_base, cnt_q);
+    meta_raddr   = meta_addr(bank_base, cnt_q);
+    meta_waddr   = meta_addr(bank_base, score_row);
+    key_waddr    = meta_addr(bank_base, slot_arg_row);
+    search_raddr = RowAw'(cnt_q);
+    search_waddr = RowAw'(score_row);
+    eng_idx      = cnt_q;
+    key_we       = '0;
+    meta_we      = '0;
+    search_we    = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      meta_wdata[l]   = meta_rdata[l];
+      search_wdata[l] = {meta_rdata[l][0] && meta_rdata[l][1] && f_force,
+                         meta_rdata[l][0] && !(meta_rdata[l][1] && f_force),
+                         lane_s[l][ScoreBits-1:0]};
+    end
+    unique case (state_q)
+      ST_WRITE, ST_CTRL, ST_READ: begin
+        meta_raddr = meta_addr(bank_base, slot_arg_row);
+        meta_waddr = meta_addr(bank_base, slot_arg_row);
+        if (state_q == ST_WRITE && cnt_q == 16'(Dim)) begin
+          key_we[slot_arg_lane]     = 1'b1;
+          meta_we[slot_arg_lane]    = 1'b1;
+          meta_wdata[slot_arg_lane] = {acc_init_q, pos_reg_q, f_protect, 1'b1};
+        end
+        if (state_q == ST_CTRL && cnt_q == 16'd1) begin
+          meta_we[slot_arg_lane] = 1'b1;
+          meta_wdata[slot_arg_lane][1:0] = f_invalid ? 2'b00 :
+                                           {f_protect, meta_rdata[slot_arg_lane][0]};
+        end
+      end
+      ST_RESET: begin
+        meta_waddr = meta_addr(bank_base, cnt_q);
+        meta_we    = '1;
+        for (int unsigned l = 0; l < Lanes; l++) meta_wdata[l] = '0;
+      end
+      ST_SCORE: begin
+        if (cnt_q != 16'd0) begin
+          search_we = '1;
+          if (f_accum) begin
+            for (int unsigned l = 0; l < Lanes; l++) begin
+              meta_we[l] = meta_rdata[l][0];
+              meta_wdata[l][49:18] = charge_share(meta_rdata[l][49:18], lane_s[l], alpha);
+            end
+          end
+        end
+      end
+      ST_VALIDATE: ;
+      ST_EXACT: begin
+        eng_idx   = fetch_idx;
+        key_raddr = meta_addr(bank_base, eng_slot >> LaneBits);
+      end
+      ST_ACC: begin
+        eng_idx    = j_q;
+        meta_raddr = meta_addr(bank_base, eng_slot >> LaneBits);
+        meta_waddr = meta_addr(bank_base, eng_slot >> LaneBits);
+        if (phase_q && meta_rdata[eng_slot_lane][0]) begin
+          logic [32:0] sum;
+          sum = 33'(meta_rdata[eng_slot_lane][49:18]) + 33'(eng_entry[31:16]);
+          meta_we[eng_slot_lane] = 1'b1;
+          meta_wdata[eng_slot_lane][49:18] = sum[32] ? 32'hFFFF_FFFF : sum[31:0];
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // LIST / SCORE window writes: the bus when idle, SEARCH's emit pass
+  // (up to Lanes entries a cycle, each to its own lane) or EXACT's scores.
+  logic bus_wr, bus_rd;
+  logic [15:0] off;
+  assign off    = req_i.addr[15:0];
+  assign bus_wr = req_i.req && req_i.we;
+  assign bus_rd = req_i.req && !req_i.we;
+  assign bus_idx = {4'b0, off[13:2]};
+
+  wire in_step  = (off[15:10] == 6'b000001) && (off[9:2] < 8'(Banks));
+  wire in_key   = (off[15:10] == 6'b000010) && (32'(off[9:2]) * 4 < Dim);
+  wire in_query = (off[15:10] == 6'b000011) && (32'(off[9:2]) * 4 < Dim);
+  wire in_list  = (off[15:14] == 2'b01) && (32'(off[13:2]) < Slots);
+  wire in_score = (off[15:14] == 2'b10) && (32'(off[13:2]) < Slots);
+  wire in_reg   = (off[15:8] == 8'h00);
+
+  always_comb begin
+    for (int unsigned m = 0; m < Lanes; m++) begin
+      list_we[m]    = 1'b0;
+      sout_we[m]    = 1'b0;
+      list_waddr[m] = bus_row;
+      sout_waddr[m] = bus_row;
+      list_wdata[m] = req_i.wdata;
+      sout_wdata[m] = '0;
+    end
+    if (!busy && bus_wr && in_list) list_we[lane_of(bus_idx)] = 1'b1;
+    if (state_q == ST_EMIT && cnt_q != 16'd0) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        if (take[l]) begin
+          list_we[lane_of(take_idx[l])]    = 1'b1;
+          sout_we[lane_of(take_idx[l])]    = 1'b1;
+          list_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
+          sout_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
+          list_wdata[lane_of(take_idx[l])] = 32'((score_row << LaneBits) + 16'(l));
+          sout_wdata[lane_of(take_idx[l])] = 32'($signed(search_rdata[l][ScoreBits-1:0]));
+        end
+      end
+    end
+    if (state_q == ST_EXACT && !prime_q && pg_q == 8'(PlaneCycles - 1)) begin
+      sout_we[lane_of(j_q)]    = 1'b1;
+      sout_waddr[lane_of(j_q)] = RowAw'(j_q >> LaneBits);
+      sout_wdata[lane_of(j_q)] = ex_acc_q + exact_partial;
+    end
+  end
+
+  // ------------------------------------------------------------ bus
+  localparam logic [11:0] CounterBase = soc_regs_pkg::UCM_CYC_WRITE_OFFSET;
+  wire [11:0] reg_off = {4'b0, off[7:0]};
+  wire        in_counter = (reg_off >= CounterBase) && (reg_off < CounterBase + 12'd52);
+  wire [3:0]  counter_idx = 4'((reg_off - CounterBase) >> 2);
+  wire        wr_while_busy = busy && bus_wr && (in_step || in_key || in_query || in_list ||
+              (in_reg && reg_off != soc_regs_pkg::UCM_STATUS_OFFSET &&
+                         reg_off != soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET));
+  wire        rd_while_busy = busy && bus_rd && (in_list || in_score);
+
+  logic reg_writable, reg_readable;
+  always_comb begin
+    reg_writable = 1'b0;
+    reg_readable = 1'b1;
+    unique case (reg_off)
+      soc_regs_pkg::UCM_CMD_OFFSET, soc_regs_pkg::UCM_STATUS_OFFSET,
+      soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET, soc_regs_pkg::UCM_POS_OFFSET,
+      soc_regs_pkg::UCM_ACC_INIT_OFFSET, soc_regs_pkg::UCM_THRESHOLD_OFFSET,
+      soc_regs_pkg::UCM_CAM_CFG_OFFSET, soc_regs_pkg::UCM_ADC_CFG_OFFSET,
+      soc_regs_pkg::UCM_NOISE_CFG_OFFSET, soc_regs_pkg::UCM_SEED_OFFSET: reg_writable = 1'b1;
+      soc_regs_pkg::UCM_CTRL_OFFSET: begin
+        reg_writable = 1'b1;
+        reg_readable = 1'b0;
+      end
+      soc_regs_pkg::UCM_GEOM_OFFSET, soc_regs_pkg::UCM_SHAPE_OFFSET, soc_regs_pkg::UCM_CONV_OFFSET,
+      soc_regs_pkg::UCM_RESULT_OFFSET, soc_regs_pkg::UCM_SLOT_META_OFFSET,
+      soc_regs_pkg::UCM_SLOT_ACC_OFFSET, soc_regs_pkg::UCM_VALID_COUNT_OFFSET: ;
+      default: reg_readable = in_counter;
+    endcase
+  end
+
+  always_comb begin
+    rsp_o = '0;
+    if (req_i.req) begin
+      if (in_reg) begin
+        rsp_o.err = req_i.we ? !reg_writable : !reg_readable;
+        if (in_counter) rsp_o.rdata = counter_q[counter_idx];
+        unique case (reg_off)
+          soc_regs_pkg::UCM_GEOM_OFFSET:  rsp_o.rdata = {16'(Banks), 16'(Slots)};
+          soc_regs_pkg::UCM_SHAPE_OFFSET: rsp_o.rdata = {8'(Lanes), 4'(QBits), 4'(CellBits), 16'(Dim)};
+          soc_regs_pkg::UCM_CONV_OFFSET:  rsp_o.rdata = {8'(ScoreBits), 8'(AdcBits), 16'(AdcCount)};
+          soc_regs_pkg::UCM_CMD_OFFSET:         rsp_o.rdata = cmd_q;
+          soc_regs_pkg::UCM_STATUS_OFFSET:      rsp_o.rdata = {17'b0, err_q, 6'b0, done_q, busy};
+          soc_regs_pkg::UCM_RESULT_OFFSET:      rsp_o.rdata = result_q;
+          soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET:  rsp_o.rdata = {31'b0, irq_enable_q};
+          soc_regs_pkg::UCM_POS_OFFSET:         rsp_o.rdata = {16'b0, pos_reg_q};
+          soc_regs_pkg::UCM_ACC_INIT_OFFSET:    rsp_o.rdata = acc_init_q;
+          soc_regs_pkg::UCM_THRESHOLD_OFFSET:   rsp_o.rdata = threshold_q;
+          soc_regs_pkg::UCM_CAM_CFG_OFFSET:     rsp_o.rdata = {19'b0, cam_cfg_q};
+          soc_regs_pkg::UCM_ADC_CFG_OFFSET:     rsp_o.rdata = {20'b0, adc_cfg_q};
+          soc_regs_pkg::UCM_NOISE_CFG_OFFSET:   rsp_o.rdata = noise_cfg_q;
+          soc_regs_pkg::UCM_SEED_OFFSET:        rsp_o.rdata = seed_q;
+          soc_regs_pkg::UCM_SLOT_META_OFFSET:   rsp_o.rdata = slot_meta_q;
+          soc_regs_pkg::UCM_SLOT_ACC_OFFSET:    rsp_o.rdata = slot_acc_q;
+          soc_regs_pkg::UCM_VALID_COUNT_OFFSET: rsp_o.rdata = slot_valid_count_q;
+          default: ;
+        endcase
+      end else if (in_step) begin
+        rsp_o.rdata = {24'b0, step_q[off[9:2]]};
+      end else if (in_key) begin
+        rsp_o.rdata = key_q[32'(off[9:2]) * 32 +: 32];
+      end else if (in_query) begin
+        rsp_o.rdata = query_q[32'(off[9:2]) * 32 +: 32];
+      end else if (in_list) begin
+        rsp_o.rdata = busy ? 32'b0 : list_rd[lane_of(bus_idx)];
+      end else if (in_score) begin
+        rsp_o.err   = req_i.we;
+        rsp_o.rdata = busy ? 32'b0 : sout_rd[lane_of(bus_idx)];
+      end else begin
+        rsp_o.err = 1'b1;
+      end
+    end
+  end
+
+  assign irq_o = done_q && irq_enable_q;
+
+  // ------------------------------------------------------------ command decode
+  logic [3:0]  cmd_op;
+  logic [7:0]  cmd_bank;
+  logic [15:0] cmd_arg;
+  logic [6:0]  cmd_err;
+  state_e      cmd_state;
+  assign cmd_op   = req_i.wdata[3:0];
+  assign cmd_bank = req_i.wdata[15:8];
+  assign cmd_arg  = req_i.wdata[31:16];
+
+  always_comb begin
+    cmd_err   = '0;
+    cmd_state = ST_IDLE;
+    unique case (cmd_op)
+      4'(soc_regs_pkg::UCM_OP_WRITE_KEY):   cmd_state = ST_WRITE;
+      4'(soc_regs_pkg::UCM_OP_SLOT_CTRL):   cmd_state = ST_CTRL;
+      4'(soc_regs_pkg::UCM_OP_SEARCH):      cmd_state = ST_SCORE;
+      4'(soc_regs_pkg::UCM_OP_EXACT),
+      4'(soc_regs_pkg::UCM_OP_ACC_ADD):     cmd_state = ST_VALIDATE;
+      4'(soc_regs_pkg::UCM_OP_FIND_VICTIM): cmd_state = ST_VICTIM;
+      4'(soc_regs_pkg::UCM_OP_RESET_BANK):  cmd_state = ST_RESET;
+      4'(soc_regs_pkg::UCM_OP_READ_SLOT):   cmd_state = ST_READ;
+      default:                              cmd_err[0] = 1'b1;
+    endcase
+    if (cmd_err[0]) begin
+      cmd_state = ST_IDLE;
+    end else if (32'(cmd_bank) >= Banks) begin
+      cmd_err[1] = 1'b1;
+    end else if ((cmd_state == ST_WRITE || cmd_state == ST_CTRL || cmd_state == ST_READ) &&
+                 32'(cmd_arg) >= Slots) begin
+      cmd_err[2] = 1'b1;
+    end else if (cmd_state == ST_SCORE &&
+                 (cmd_arg == 16'd0 || cmd_arg > valid_count_q[cmd_bank])) begin
+      cmd_err[3] = 1'b1;
+    end else if (cmd_state == ST_VALIDATE && (cmd_arg == 16'd0 || 32'(cmd_arg) > Slots)) begin
+      cmd_err[4] = 1'b1;
+    end
+    if (cmd_err != '0) cmd_state = ST_IDLE;
+  end
+
+  wire cmd_start = !busy && bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_CMD_OFFSET;
+
+  // ------------------------------------------------------------ sequencing
+  typedef enum logic [3:0] {
+    C_WRITE, C_SEARCH, C_EXACT, C_ACC, C_VICTIM, C_MISC, E_CELL_WRITE, E_CELL_SEARCH,
+    E_ACC_UPDATE, E_ADC_CONV, E_ADC_ROUND, E_MIN_DETECT, E_SEARCH
+  } counter_e;
+
+  logic finish;          // this is the command's last busy cycle
+  state_e next_state;
+  always_comb begin
+    finish = 1'b0;
+    next_state = state_q;
+    unique case (state_q)
+      ST_WRITE:    finish = (cnt_q == 16'(Dim));
+      ST_CTRL,
+      ST_READ:     finish = (cnt_q == 16'd1);
+      ST_RESET:    finish = (cnt_q == 16'(Rows - 1));
+      ST_EMIT,
+      ST_VICTIM:   finish = last_row;
+      ST_VALIDATE: finish = (cnt_q == arg_q - 16'd1) && (bad_q || 32'(eng_slot) >= Slots);
+      ST_EXACT:    finish = !prime_q && pg_q == 8'(PlaneCycles - 1) && j_q == arg_q - 16'd1;
+      ST_ACC:      finish = phase_q && j_q == arg_q - 16'd1;
+      default: ;
+    endcase
+    if (finish) next_state = ST_IDLE;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= ST_IDLE;
+      op_q     <= '0;
+      flags_q  <= '0;
+      bank_q   <= '0;
+      arg_q    <= '0;
+      cmd_q    <= '0;
+      result_q <= '0;
+      done_q   <= 1'b0;
+      err_q    <= '0;
+      irq_enable_q <= 1'b0;
+      pos_reg_q    <= '0;
+      acc_init_q   <= '0;
+      threshold_q  <= '0;
+      cam_cfg_q    <= 13'd1;
+      adc_cfg_q    <= 12'd1;
+      noise_cfg_q  <= '0;
+      seed_q       <= '0;
+      slot_meta_q  <= '0;
+      slot_acc_q   <= '0;
+      slot_valid_count_q <= '0;
+      write_serial_q  <= '0;
+      search_serial_q <= '0;
+      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
+      for (int unsigned b = 0; b < Banks; b++) begin
+        step_q[b]        <= '0;
+        valid_count_q[b] <= '0;
+      end
+      key_q   <= '0;
+      query_q <= '0;
+      cnt_q   <= '0;
+      j_q     <= '0;
+      pg_q    <= '0;
+      out_q   <= '0;
+      forced_q <= '0;
+      tally_q <= '0;
+      ties_q  <= '0;
+      prime_q <= 1'b0;
+      phase_q <= 1'b0;
+      bad_q   <= 1'b0;
+      take_all_q <= 1'b0;
+      found_q <= 1'b0;
+      bit_q   <= '0;
+      t_q     <= '0;
+      want_q  <= '0;
+      cut_q   <= '0;
+      ex_acc_q <= '0;
+      row_q   <= '0;
+      ex_lane_q <= '0;
+      room_q  <= '0;
+      best_acc_q  <= '0;
+      best_pos_q  <= '0;
+      best_slot_q <= '0;
+    end else begin
+      // Bus writes.
+      if (wr_while_busy || rd_while_busy) err_q[5] <= 1'b1;
+      if (bus_wr && !busy) begin
+        for (int unsigned i = 0; i < 4; i++) begin
+          if (req_i.be[i] && in_key)   key_q[(32'(off[9:2]) * 4 + i) * 8 +: 8]   <= req_i.wdata[8*i +: 8];
+          if (req_i.be[i] && in_query) query_q[(32'(off[9:2]) * 4 + i) * 8 +: 8] <= req_i.wdata[8*i +: 8];
+        end
+        if (in_step && req_i.be[0]) step_q[off[9:2]] <= req_i.wdata[7:0];
+        if (in_reg) begin
+          unique case (reg_off)
+            soc_regs_pkg::UCM_POS_OFFSET:       pos_reg_q   <= req_i.wdata[15:0];
+            soc_regs_pkg::UCM_ACC_INIT_OFFSET:  acc_init_q  <= req_i.wdata;
+            soc_regs_pkg::UCM_THRESHOLD_OFFSET: threshold_q <= req_i.wdata;
+            soc_regs_pkg::UCM_CAM_CFG_OFFSET:   cam_cfg_q   <= req_i.wdata[12:0];
+            soc_regs_pkg::UCM_ADC_CFG_OFFSET:   adc_cfg_q   <= req_i.wdata[11:0];
+            soc_regs_pkg::UCM_NOISE_CFG_OFFSET: noise_cfg_q <= req_i.wdata;
+            soc_regs_pkg::UCM_SEED_OFFSET: begin
+              seed_q          <= req_i.wdata;
+              write_serial_q  <= '0;
+              search_serial_q <= '0;
+            end
+            soc_regs_pkg::UCM_CTRL_OFFSET: begin
+              if (req_i.wdata[0]) begin
+                for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
+              end
+            end
+            default: ;
+          endcase
+        end
+      end
+      if (bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET) irq_enable_q <= req_i.wdata[0];
+      if (bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_STATUS_OFFSET) begin
+        if (req_i.wdata[1]) done_q <= 1'b0;
+        err_q <= err_q & ~req_i.wdata[14:8];
+      end
+
+      // Command start.
+      if (cmd_start) begin
+        cmd_q   <= req_i.wdata;
+        op_q    <= cmd_op;
+        flags_q <= req_i.wdata[7:4];
+        bank_q  <= cmd_bank;
+        arg_q   <= cmd_arg;
+        state_q <= cmd_state;
+        done_q  <= (cmd_err != '0);
+        err_q   <= {1'b0, err_q[5], 5'b0} | {2'b0, cmd_err[4:0]};
+        cnt_q   <= '0;
+        j_q     <= '0;
+        pg_q    <= '0;
+        out_q   <= '0;
+        forced_q <= '0;
+        tally_q <= '0;
+        bad_q   <= 1'b0;
+        prime_q <= 1'b1;
+        phase_q <= 1'b0;
+        found_q <= 1'b0;
+        room_q  <= '0;
+        ex_acc_q <= '0;
+        if (cmd_state == ST_SCORE) begin
+          counter_q[E_SEARCH] <= counter_q[E_SEARCH] + 32'd1;
+          counter_q[E_CELL_SEARCH] <= counter_q[E_CELL_SEARCH] + 32'(valid_count_q[cmd_bank]) * Dim;
+          if (req_i.wdata[6]) counter_q[E_ACC_UPDATE] <= counter_q[E_ACC_UPDATE] + 32'(valid_count_q[cmd_bank]);
+        end
+        if (cmd_state == ST_VICTIM) counter_q[E_MIN_DETECT] <= counter_q[E_MIN_DETECT] + 32'd1;
+      end
+
+      // Busy cycles by mode.
+      unique case (state_q)
+        ST_WRITE:  counter_q[C_WRITE]  <= counter_q[C_WRITE] + 32'd1;
+        ST_SCORE, ST_RADIX, ST_GT, ST_EMIT: counter_q[C_SEARCH] <= counter_q[C_SEARCH] + 32'd1;
+        ST_VALIDATE: begin
+          if (op_q == 4'(soc_regs_pkg::UCM_OP_EXACT)) counter_q[C_EXACT] <= counter_q[C_EXACT] + 32'd1;
+          else counter_q[C_ACC] <= counter_q[C_ACC] + 32'd1;
+        end
+        ST_EXACT:  counter_q[C_EXACT]  <= counter_q[C_EXACT] + 32'd1;
+        ST_ACC:    counter_q[C_ACC]    <= counter_q[C_ACC] + 32'd1;
+        ST_VICTIM: counter_q[C_VICTIM] <= counter_q[C_VICTIM] + 32'd1;
+        ST_CTRL, ST_READ, ST_RESET: counter_q[C_MISC] <= counter_q[C_MISC] + 32'd1;
+        default: ;
+      endcase
+
+      if (busy) begin
+        cnt_q <= cnt_q + 16'd1;
+        if (finish) begin
+          state_q <= ST_IDLE;
+          done_q  <= 1'b1;
+        end
+        unique case (state_q)
+          ST_WRITE: begin
+            if (cnt_q != 16'(Dim)) begin
+              row_q <= {new_cell, row_q[RowW-1:6]};
+            end else begin
+              write_serial_q <= write_serial_q + 32'd1;
+              counter_q[E_CELL_WRITE] <= counter_q[E_CELL_WRITE] + 32'(Dim);
+              if (!meta_rdata[slot_arg_lane][0]) valid_count_q[bank_q] <= valid_count_q[bank_q] + 16'd1;
+            end
+          end
+          ST_CTRL: begin
+            if (cnt_q == 16'd1 && f_invalid && meta_rdata[slot_arg_lane][0]) begin
+              valid_count_q[bank_q] <= valid_count_q[bank_q] - 16'd1;
+            end
+          end
+          ST_READ: begin
+            slot_meta_q <= {14'b0, meta_rdata[slot_arg_lane][1:0], meta_rdata[slot_arg_lane][17:2]};
+            slot_acc_q  <= meta_rdata[slot_arg_lane][49:18];
+            slot_valid_count_q <= 32'(valid_count_q[bank_q]);
+          end
+          ST_RESET: begin
+            if (finish) valid_count_q[bank_q] <= '0;
+          end
+          ST_SCORE: begin
+            if (cnt_q != 16'd0) begin
+              forced_q <= forced_n;
+              tally_q  <= tally_q + over_thr_n;
+            end
+            if (last_row) begin
+              logic signed [16:0] want;
+              want = $signed({1'b0, arg_q}) - $signed({1'b0, forced_n});
+              want_q  <= want;
+              cnt_q   <= '0;
+              tally_q <= '0;
+              t_q     <= '0;
+              bit_q   <= 6'(ScoreBits - 1);
+              take_all_q <= 1'b0;
+              ties_q  <= '0;
+              if (want <= 0) begin
+                cut_q   <= 32'sh7FFF_FFFF;
+                state_q <= ST_EMIT;
+              end else if (f_threshold && $signed({1'b0, tally_q + over_thr_n}) <= want) begin
+                cut_q      <= threshold_q;
+                take_all_q <= 1'b1;
+                state_q    <= ST_EMIT;
+              end else begin
+                state_q <= ST_RADIX;
+              end
+            end
+          end
+          ST_RADIX: begin
+            tally_q <= tally_n;
+            if (last_row) begin
+              cnt_q   <= '0;
+              tally_q <= '0;
+              if ($signed({1'b0, tally_n}) >= want_q) t_q <= try_t;
+              if (bit_q == 6'd0) state_q <= ST_GT;
+              else bit_q <= bit_q - 6'd1;
+            end
+          end
+          ST_GT: begin
+            tally_q <= tally_n;
+            if (last_row) begin
+              cnt_q   <= '0;
+              ties_q  <= 16'(want_q) - tally_n;
+              cut_q   <= 32'(t_q) - (32'sd1 <<< (ScoreBits - 1));
+              state_q <= ST_EMIT;
+            end
+          end
+          ST_EMIT: begin
+            if (cnt_q != 16'd0) begin
+              out_q  <= emit_idx;
+              ties_q <= ties_n;
+            end
+            if (finish) begin
+              result_q <= 32'(emit_idx);
+              search_serial_q <= search_serial_q + 32'd1;
+            end
+          end
+          ST_VALIDATE: begin
+            if (32'(eng_slot) >= Slots) bad_q <= 1'b1;
+            if (finish) err_q[2] <= 1'b1;
+            if (cnt_q == arg_q - 16'd1) begin
+              state_q <= finish ? ST_IDLE : (op_q == 4'(soc_regs_pkg::UCM_OP_EXACT)) ? ST_EXACT : ST_ACC;
+              cnt_q   <= '0;
+            end
+          end
+          ST_EXACT: begin
+            ex_lane_q <= eng_slot_lane;
+            prime_q   <= 1'b0;
+            if (!prime_q) begin
+              if (!f_ideal) begin
+                counter_q[E_ADC_CONV]  <= counter_q[E_ADC_CONV] + 32'(conv_n);
+                counter_q[E_ADC_ROUND] <= counter_q[E_ADC_ROUND] + 32'(rounds_n);
+                room_q <= room_n;
+              end
+              if (pg_q == 8'(PlaneCycles - 1)) begin
+                pg_q     <= '0;
+                ex_acc_q <= '0;
+                j_q      <= j_q + 16'd1;
+              end else begin
+                pg_q     <= pg_q + 8'd1;
+                ex_acc_q <= ex_acc_q + exact_partial;
+              end
+            end
+          end
+          ST_ACC: begin
+            phase_q <= !phase_q;
+            if (phase_q) begin
+              j_q <= j_q + 16'd1;
+              if (meta_rdata[eng_slot_lane][0]) counter_q[E_ACC_UPDATE] <= counter_q[E_ACC_UPDATE] + 32'd1;
+            end
+          end
+          ST_VICTIM: begin
+            if (cnt_q != 16'd0) begin
+              found_q     <= victim_found;
+              best_acc_q  <= victim_acc;
+              best_pos_q  <= victim_pos;
+              best_slot_q <= victim_slot;
+            end
+            if (finish) begin
+              result_q <= victim_found ? 32'(victim_slot) : 32'(Slots);
+              if (!victim_found) err_q[6] <= 1'b1;
+            end
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+
+endmodule : ucm_block
