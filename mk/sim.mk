@@ -6,13 +6,19 @@ SIM_RAM      := 4194304
 SIM_ROM      := 16384
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
-# $(1): output binary, $(2): UART baud rate of that build.
+# The array in the simulator: one bank per layer and KV head of stories260K
+# (5 x 4), a slot for every position of its 512-token context, head dim 8.
+SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=8 -GUcmLanes=4
+# The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
+SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
+
+# $(1): output binary, $(2): UART baud rate, $(3): array parameters.
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
 	verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Wno-lint -Wno-style +define+SIM_MEM_DPI \
-	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
+	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
 	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN))" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
@@ -21,7 +27,9 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h mk/sim.mk | deps
 endef
 
 sim: $(SIM_BIN)
-$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD)))
+$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(SIM_UCM)))
 # A build with a board's console rate, for measuring uploads at 115200 baud.
 SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200))
+$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(SIM_UCM)))
+SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(SIM_UCM_PAPER)))

@@ -1,6 +1,6 @@
 # UniCAIM block: randomized co-simulation of the RTL against the golden
 # model, one Verilator build per parameter set.
-UCM_RTL    := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv $(wildcard rtl/unicaim/*.sv)
+UCM_RTL    := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/unicaim/ucm_block.sv
 UCM_LIB    := firmware/lib/unicaim/ucm_model.c firmware/lib/unicaim/ucm_arith.c
 UCM_BUILD  := $(BUILD)/unicaim
 # name: Banks Slots Dim CellBits QBits AdcBits AdcCount Lanes

@@ -1,7 +1,8 @@
 // Address decoder and response router between the core's two buses and the
 // devices. Instructions come from ROM or RAM (port A of each); data goes to
-// ROM (read only), RAM (port B) or one of the peripheral windows. An access
-// that hits nothing, or writes the ROM, is answered with an error.
+// ROM (read only), RAM (port B), one of the peripheral windows or the UniCAIM
+// array's region. An access that hits nothing, or writes the ROM, is answered
+// with an error.
 // Peripherals get the request registered here and answer combinationally in
 // the next cycle -- the same one-cycle latency as the block RAMs, which
 // register their address internally -- so no peripheral logic sits behind
@@ -10,7 +11,8 @@ module soc_xbar
 #(
   parameter int unsigned RomBytes  = 16384,
   parameter int unsigned RamBytes  = 65536,
-  parameter int unsigned NumPeriph = 4
+  parameter int unsigned NumPeriph = 4,
+  parameter bit          HasArray  = 1'b1  // the ARRAY region answers
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -34,10 +36,14 @@ module soc_xbar
 
   // Peripherals: window i at PERIPH_BASE + i * 4 KiB; slice i of each vector.
   output logic [NumPeriph*soc_bus_pkg::BusReqW-1:0] periph_req_o,
-  input  logic [NumPeriph*soc_bus_pkg::BusRspW-1:0] periph_rsp_i
+  input  logic [NumPeriph*soc_bus_pkg::BusRspW-1:0] periph_rsp_i,
+
+  // The array: registered like a peripheral, addr = offset in its region.
+  output soc_bus_pkg::bus_req_t    array_req_o,
+  input  soc_bus_pkg::bus_rsp_t    array_rsp_i
 );
 
-  typedef enum logic [1:0] { SEL_NONE, SEL_ROM, SEL_RAM, SEL_PERIPH } sel_e;
+  typedef enum logic [2:0] { SEL_NONE, SEL_ROM, SEL_RAM, SEL_PERIPH, SEL_ARRAY } sel_e;
 
   // Each region's base is aligned to a power of two at least its size, so a
   // hit is an upper-bits match and an offset bound: no subtraction.
@@ -82,6 +88,8 @@ module soc_xbar
     if (in_region(dbus_req_i.addr, soc_regs_pkg::ROM_BASE, RomBytes) && !dbus_req_i.we) dsel = SEL_ROM;
     else if (in_region(dbus_req_i.addr, soc_regs_pkg::RAM_BASE, RamBytes))               dsel = SEL_RAM;
     else if (periph_hit)                                                   dsel = SEL_PERIPH;
+    else if (HasArray && in_region(dbus_req_i.addr, soc_regs_pkg::ARRAY_BASE,
+                                   soc_regs_pkg::ARRAY_SIZE))              dsel = SEL_ARRAY;
     else                                                                   dsel = SEL_NONE;
   end
 
@@ -108,7 +116,8 @@ module soc_xbar
   // The registered peripheral request: every peripheral sees it with its
   // window offset; only the selected one sees req.
   soc_bus_pkg::bus_req_t periph_d, periph_idle, periph_selected;
-  logic                  periph_req_q;
+  logic                  periph_req_q, array_req_q;
+  logic [15:0]           array_offset_q;
   always_comb begin
     periph_d      = dbus_req_i;
     periph_d.req  = 1'b0;
@@ -116,12 +125,21 @@ module soc_xbar
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      periph_req_q <= 1'b0;
-      periph_idle  <= '0;
+      periph_req_q   <= 1'b0;
+      periph_idle    <= '0;
+      array_req_q    <= 1'b0;
+      array_offset_q <= '0;
     end else begin
-      periph_req_q <= dbus_req_i.req && (dsel == SEL_PERIPH);
-      periph_idle  <= periph_d;
+      periph_req_q   <= dbus_req_i.req && (dsel == SEL_PERIPH);
+      periph_idle    <= periph_d;
+      array_req_q    <= dbus_req_i.req && (dsel == SEL_ARRAY);
+      array_offset_q <= dbus_req_i.addr[15:0];
     end
+  end
+  always_comb begin
+    array_req_o      = periph_idle;
+    array_req_o.req  = array_req_q;
+    array_req_o.addr = {16'b0, array_offset_q};
   end
   always_comb begin
     periph_selected     = periph_idle;
@@ -140,6 +158,7 @@ module soc_xbar
       SEL_ROM:    dbus_rsp_o.rdata = rom_b_rdata_i;
       SEL_RAM:    dbus_rsp_o.rdata = ram_b_rdata_i;
       SEL_PERIPH: dbus_rsp_o       = periph_rsp_i[pidx_q*soc_bus_pkg::BusRspW +: soc_bus_pkg::BusRspW];
+      SEL_ARRAY:  dbus_rsp_o       = array_rsp_i;
       default: ;
     endcase
   end

@@ -1,4 +1,5 @@
-// The SoC: core, bus decoder, boot ROM, RAM and peripherals.
+// The SoC: core, bus decoder, boot ROM, RAM, peripherals and the UniCAIM
+// array block (UcmBanks = 0 leaves it out).
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
 // the ports directly.
 module soc_top
@@ -10,7 +11,16 @@ module soc_top
   parameter              RamInit  = "",  // $readmemh images (strings)
   parameter              RomInit  = "",
   parameter bit          Sim      = 1'b0,
-  parameter int unsigned GpioWidth = 8
+  parameter int unsigned GpioWidth = 8,
+  // UniCAIM array geometry (rtl/unicaim/ucm_block.sv).
+  parameter int unsigned UcmBanks    = 20,
+  parameter int unsigned UcmSlots    = 128,
+  parameter int unsigned UcmDim      = 8,
+  parameter int unsigned UcmCellBits = 3,
+  parameter int unsigned UcmQBits    = 8,
+  parameter int unsigned UcmAdcBits  = 10,
+  parameter int unsigned UcmAdcCount = 64,
+  parameter int unsigned UcmLanes    = 4
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -36,7 +46,9 @@ module soc_top
   soc_bus_pkg::bus_req_t    ram_b_req;
   soc_bus_pkg::bus_req_t uart_req, timer_req, gpio_req, sysctl_req;
   soc_bus_pkg::bus_rsp_t uart_rsp, timer_rsp, gpio_rsp, sysctl_rsp;
-  logic        timer_irq, ext_irq, uart_irq, gpio_irq;
+  soc_bus_pkg::bus_req_t array_req;
+  soc_bus_pkg::bus_rsp_t array_rsp;
+  logic        timer_irq, ext_irq, uart_irq, gpio_irq, ucm_irq;
   logic [63:0] mtime;
 
   cpu_core u_core (
@@ -61,7 +73,8 @@ module soc_top
   soc_xbar #(
     .RomBytes  (RomBytes),
     .RamBytes  (RamBytes),
-    .NumPeriph (NumPeriph)
+    .NumPeriph (NumPeriph),
+    .HasArray  (UcmBanks != 0)
   ) u_xbar (
     .clk_i,
     .rst_ni,
@@ -79,7 +92,9 @@ module soc_top
     .ram_b_req_o   (ram_b_req),
     .ram_b_rdata_i (ram_b_rdata),
     .periph_req_o  ({sysctl_req, gpio_req, timer_req, uart_req}),
-    .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp})
+    .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp}),
+    .array_req_o   (array_req),
+    .array_rsp_i   (array_rsp)
   );
 
   localparam int unsigned RomAw = $clog2(RomBytes / 4);
@@ -143,7 +158,7 @@ module soc_top
     .Baud     (Baud),
     .RamBytes (RamBytes),
     .RomBytes (RomBytes),
-    .Features ({31'b0, Sim})
+    .Features ({30'b0, UcmBanks != 0, Sim})
   ) u_sysctl (
     .clk_i,
     .rst_ni,
@@ -151,10 +166,32 @@ module soc_top
     .rsp_o (sysctl_rsp),
     .snoop_i       (dbus_req),
     .tohost_addr_i,
-    .irq_sources_i ({gpio_irq, uart_irq}),
+    .irq_sources_i ({ucm_irq, gpio_irq, uart_irq}),
     .ext_irq_o     (ext_irq),
     .exit_valid_o,
     .exit_code_o
   );
+
+  if (UcmBanks != 0) begin : g_array
+    ucm_block #(
+      .Banks    (UcmBanks),
+      .Slots    (UcmSlots),
+      .Dim      (UcmDim),
+      .CellBits (UcmCellBits),
+      .QBits    (UcmQBits),
+      .AdcBits  (UcmAdcBits),
+      .AdcCount (UcmAdcCount),
+      .Lanes    (UcmLanes)
+    ) u_array (
+      .clk_i,
+      .rst_ni,
+      .req_i (array_req),
+      .rsp_o (array_rsp),
+      .irq_o (ucm_irq)
+    );
+  end else begin : g_no_array
+    assign array_rsp = '0;  // the bus decoder answers the region with errors
+    assign ucm_irq   = 1'b0;
+  end
 
 endmodule : soc_top

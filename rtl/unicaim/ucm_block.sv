@@ -27,6 +27,8 @@ module ucm_block #(
 
   localparam int unsigned Rows        = Slots / Lanes;
   localparam int unsigned LaneBits    = $clog2(Lanes);
+  localparam int unsigned LaneW       = (Lanes > 1) ? LaneBits : 1;  // a lane index
+  localparam int unsigned BankW       = (Banks > 1) ? $clog2(Banks) : 1;
   localparam int unsigned RowAw       = (Rows > 1) ? $clog2(Rows) : 1;
   localparam int unsigned MetaDepth   = Banks * Rows;
   localparam int unsigned MetaAw      = (MetaDepth > 1) ? $clog2(MetaDepth) : 1;
@@ -43,8 +45,9 @@ module ucm_block #(
 
   // ------------------------------------------------------------ registers
   state_e      state_q;
-  logic [3:0]  op_q, flags_q;
-  logic [7:0]  bank_q;
+  logic [3:0]  op_q;
+  logic [2:0]  flags_q;  // FLAGS bit 3 is reserved
+  logic [BankW-1:0] bank_q;  // checked in range when the command starts
   logic [15:0] arg_q;
   logic [31:0] cmd_q, result_q;
   logic        done_q, irq_enable_q;
@@ -69,7 +72,7 @@ module ucm_block #(
   logic signed [16:0]   want_q;
   logic signed [31:0]   cut_q, ex_acc_q;
   logic [RowW-1:0]      row_q;
-  logic [15:0]          ex_lane_q;
+  logic [LaneW-1:0]     ex_lane_q;
   logic [16:0]          room_q;
   logic [31:0]          best_acc_q;
   logic [15:0]          best_pos_q, best_slot_q;
@@ -92,8 +95,8 @@ module ucm_block #(
   logic [MetaAw-1:0] bank_base;
   assign bank_base = MetaAw'(bank_q) * MetaAw'(Rows);
 
-  function automatic logic [15:0] lane_of(logic [15:0] slot);
-    lane_of = slot & 16'(Lanes - 1);
+  function automatic logic [LaneW-1:0] lane_of(logic [15:0] slot);
+    lane_of = LaneW'(slot & 16'(Lanes - 1));
   endfunction
 
   function automatic logic [MetaAw-1:0] meta_addr(logic [MetaAw-1:0] base, logic [15:0] row);
@@ -102,15 +105,10 @@ module ucm_block #(
 
   // Query levels for the CAM (-2..2 by QSTEP), three bits per dimension.
   logic [Dim*3-1:0] qlevel;
-  always_comb begin
-    logic [8:0] step, mag;
-    logic [2:0] m;
-    step = (qstep == 8'd0) ? 9'd1 : {1'b0, qstep};
-    for (int unsigned d = 0; d < Dim; d++) begin
-      mag = (query_q[d*8+7] ? 9'(-$signed({1'b1, query_q[d*8 +: 8]})) : {1'b0, query_q[d*8 +: 8]}) +
-            (step >> 1);
-      m = (mag >= 9'(2 * step)) ? 3'd2 : (mag >= step) ? 3'd1 : 3'd0;
-      qlevel[d*3 +: 3] = query_q[d*8+7] ? 3'(-m) : m;
+  always_comb begin : c_qlevel
+    qlevel = '0;
+    if (state_q == ST_SCORE) begin
+      for (int unsigned d = 0; d < Dim; d++) qlevel[d*3 +: 3] = ucm_pkg::query_level(query_q[d*8 +: 8], qstep);
     end
   end
 
@@ -135,15 +133,15 @@ module ucm_block #(
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     sdp_ram #(.Width(RowW), .Depth(MetaDepth)) u_keys (
       .clk_i, .we_i(key_we[l]), .waddr_i(key_waddr), .wdata_i(row_q),
-      .raddr_i(key_raddr), .rdata_o(key_rdata[l])
+      .re_i(busy), .raddr_i(key_raddr), .rdata_o(key_rdata[l])
     );
     sdp_ram #(.Width(MetaW), .Depth(MetaDepth)) u_meta (
       .clk_i, .we_i(meta_we[l]), .waddr_i(meta_waddr), .wdata_i(meta_wdata[l]),
-      .raddr_i(meta_raddr), .rdata_o(meta_rdata[l])
+      .re_i(busy), .raddr_i(meta_raddr), .rdata_o(meta_rdata[l])
     );
     sdp_ram #(.Width(SearchW), .Depth(Rows)) u_search (
       .clk_i, .we_i(search_we[l]), .waddr_i(search_waddr), .wdata_i(search_wdata[l]),
-      .raddr_i(search_raddr), .rdata_o(search_rdata[l])
+      .re_i(busy), .raddr_i(search_raddr), .rdata_o(search_rdata[l])
     );
     lut_ram #(.Width(32), .Depth(Rows)) u_list (
       .clk_i, .we_i(list_we[l]), .waddr_i(list_waddr[l]), .wdata_i(list_wdata[l]),
@@ -161,71 +159,54 @@ module ucm_block #(
   wire [15:0] eng_slot = eng_entry[15:0];
 
   // ------------------------------------------------------------ per-lane arithmetic
-  logic signed [ScoreBits-1:0] lane_sim [Lanes];
-  logic signed [31:0]          lane_noise [Lanes], lane_code [Lanes];
-  logic [31:0]                 lane_draw [Lanes];
-  logic [Dim-1:0]              lane_plane [Lanes];
+  logic signed [31:0]          lane_s [Lanes];     // S of the lane's slot (score pass)
+  logic signed [31:0]          lane_code [Lanes];  // ADC code of the lane's plane (EXACT)
   logic [RowW-1:0]             exact_row;
   logic [15:0]                 score_row;   // the row the score pass is processing
 
   assign score_row = cnt_q - 16'd1;
   assign exact_row = key_rdata[ex_lane_q];
 
-  for (genvar l = 0; l < Lanes; l++) begin : g_arith
-    ucm_row_similarity #(.Dim(Dim), .ScoreBits(ScoreBits)) u_sim (
-      .row_i    (key_rdata[l]),
-      .qlevel_i (qlevel),
-      .sim_o    (lane_sim[l])
-    );
-    ucm_hash #(.Domain(32'd2)) u_read_draw (
-      .seed_i   (seed_q),
-      .serial_i (search_serial_q),
-      .index_i  (32'((score_row << LaneBits) + 16'(l))),
-      .draw_o   (lane_draw[l])
-    );
-    ucm_noise u_read_noise (
-      .draw_i  (lane_draw[l]),
-      .sigma_i (read_noise),
-      .noise_o (lane_noise[l])
-    );
-    always_comb begin
-      int unsigned b;
-      b = int'(pg_q) * Lanes + l;
-      for (int unsigned d = 0; d < Dim; d++) begin
-        lane_plane[l][d] = (b < QBits) ? query_q[d*8 + (b & 7)] : 1'b0;
+  // The arithmetic runs only in the states that use it (an idle block costs
+  // the simulator almost nothing): CAM similarity plus read noise per lane in
+  // the score pass, bit planes through the ADCs in EXACT, one cell in WRITE.
+  logic signed [5:0] new_cell;
+  always_comb begin : c_lanes
+    logic signed [ScoreBits-1:0] sim;
+    logic signed [31:0]          current;
+    logic [31:0]                 b;
+    new_cell = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      lane_s[l]    = '0;
+      lane_code[l] = '0;
+      sim          = '0;
+      current      = '0;
+      b            = 32'(pg_q) * Lanes + l;
+      if (state_q == ST_SCORE) begin
+        for (int unsigned d = 0; d < Dim; d++) begin
+          sim = sim + ScoreBits'(8'($signed(key_rdata[l][d*6 +: 6])) * 8'($signed(qlevel[d*3 +: 3])));
+        end
+        lane_s[l] = 32'(sim) + ucm_pkg::noise(ucm_pkg::draw(seed_q, search_serial_q,
+                        ({16'b0, score_row} << LaneBits) + 32'(l), ucm_pkg::DrawReadNoise), read_noise);
+      end
+      if (state_q == ST_EXACT) begin
+        for (int unsigned d = 0; d < Dim; d++) begin
+          if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + 32'($signed(exact_row[d*6 +: 6]));
+        end
+        lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, AdcBits);
       end
     end
-    ucm_plane_adc #(.Dim(Dim), .AdcBits(AdcBits)) u_plane (
-      .row_i   (exact_row),
-      .plane_i (lane_plane[l]),
-      .gain_i  (adc_gain),
-      .shift_i (adc_shift),
-      .ideal_i (f_ideal),
-      .code_o  (lane_code[l])
-    );
+    if (state_q == ST_WRITE) begin
+      new_cell = ucm_pkg::cell_value(key_q[(32'(cnt_q) % Dim)*8 +: 8], step_q[bank_q], CellBits, sigma,
+                                     stuck_rate,
+                                     ucm_pkg::draw(seed_q, write_serial_q, 32'(cnt_q), ucm_pkg::DrawVariation),
+                                     17'(ucm_pkg::draw(seed_q, write_serial_q, 32'(cnt_q), ucm_pkg::DrawStuck)));
+    end
   end
 
-  // One cell of a key write (cell cnt_q).
-  logic [31:0]       var_draw, stuck_draw;
-  logic signed [5:0] new_cell;
-  ucm_hash #(.Domain(32'd0)) u_var_draw (
-    .seed_i(seed_q), .serial_i(write_serial_q), .index_i(32'(cnt_q)), .draw_o(var_draw)
-  );
-  ucm_hash #(.Domain(32'd1)) u_stuck_draw (
-    .seed_i(seed_q), .serial_i(write_serial_q), .index_i(32'(cnt_q)), .draw_o(stuck_draw)
-  );
-  ucm_cell_encode #(.CellBits(CellBits)) u_encode (
-    .key_i            (key_q[(int'(cnt_q) % Dim)*8 +: 8]),
-    .step_i           (step_q[bank_q]),
-    .sigma_i          (sigma),
-    .stuck_rate_i     (stuck_rate),
-    .variation_draw_i (var_draw),
-    .stuck_draw_i     (stuck_draw),
-    .cell_o           (new_cell)
-  );
-
   // ------------------------------------------------------------ engine datapath
-  logic [15:0] slot_arg_row, slot_arg_lane, eng_slot_lane;
+  logic [15:0]      slot_arg_row;
+  logic [LaneW-1:0] slot_arg_lane, eng_slot_lane;
   assign slot_arg_row  = arg_q >> LaneBits;
   assign slot_arg_lane = lane_of(arg_q);
   assign eng_slot_lane = lane_of(eng_slot);
@@ -234,7 +215,6 @@ module ucm_block #(
   logic [15:0]        forced_n, over_thr_n, tally_n, take_n, ties_n, emit_idx;
   logic [Lanes-1:0]   take;
   logic [15:0]        take_idx [Lanes];
-  logic signed [31:0] lane_s [Lanes];
   logic [ScoreBits-1:0] try_t;
   logic               victim_found;
   logic [31:0]        victim_acc;
@@ -246,7 +226,7 @@ module ucm_block #(
   assign try_t = t_q | (ScoreBits'(1) << bit_q);
   wire scanning = (cnt_q != 16'd0);  // a pass's read data is valid from its second cycle
 
-  always_comb begin
+  always_comb begin : c_scan
     logic signed [31:0] s;
     logic valid, prot, forced, cand;
     logic [ScoreBits-1:0] biased;
@@ -262,53 +242,58 @@ module ucm_block #(
     victim_slot  = best_slot_q;
     for (int unsigned l = 0; l < Lanes; l++) begin
       take_idx[l] = '0;
-      lane_s[l]   = 32'(lane_sim[l]) + lane_noise[l];
-      // Score pass: candidates and the threshold count.
       valid  = meta_rdata[l][0];
       prot   = meta_rdata[l][1];
-      forced = valid && prot && f_force;
-      cand   = valid && !(prot && f_force);
-      if (state_q == ST_SCORE && forced) forced_n = forced_n + 16'd1;
-      if (state_q == ST_SCORE && cand && lane_s[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
-      // Later passes read {forced, cand, S} back.
       s      = 32'($signed(search_rdata[l][ScoreBits-1:0]));
       biased = search_rdata[l][ScoreBits-1:0] ^ (ScoreBits'(1) << (ScoreBits - 1));
       cand   = search_rdata[l][ScoreBits];
       forced = search_rdata[l][ScoreBits+1];
-      if (state_q == ST_RADIX && scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
-      if (state_q == ST_GT && scanning && cand && biased > t_q) tally_n = tally_n + 16'd1;
-      if (forced || (cand && s > cut_q)) begin
-        take[l] = 1'b1;
-      end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
-        take[l] = 1'b1;
-        if (!take_all_q) ties_n = ties_n - 16'd1;
-      end
-      take_idx[l] = out_q + take_n;
-      if (take[l]) take_n = take_n + 16'd1;
-      // Min-detect: lowest accumulator, then oldest position, then lowest slot.
-      if (meta_rdata[l][0] && !meta_rdata[l][1] &&
-          (!victim_found || meta_rdata[l][49:18] < victim_acc ||
-           (meta_rdata[l][49:18] == victim_acc && meta_rdata[l][17:2] < victim_pos))) begin
-        victim_found = 1'b1;
-        victim_acc   = meta_rdata[l][49:18];
-        victim_pos   = meta_rdata[l][17:2];
-        victim_slot  = (score_row << LaneBits) + 16'(l);
-      end
+      unique case (state_q)
+        // Score pass: candidates and the threshold count, from the slot's flags.
+        ST_SCORE: begin
+          if (valid && prot && f_force) forced_n = forced_n + 16'd1;
+          if (valid && !(prot && f_force) && lane_s[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
+        end
+        // Later passes read {forced, cand, S} back.
+        ST_RADIX: if (scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
+        ST_GT:    if (scanning && cand && biased > t_q) tally_n = tally_n + 16'd1;
+        ST_EMIT: begin
+          if (forced || (cand && s > cut_q)) begin
+            take[l] = 1'b1;
+          end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
+            take[l] = 1'b1;
+            if (!take_all_q) ties_n = ties_n - 16'd1;
+          end
+          take_idx[l] = out_q + take_n;
+          if (take[l]) take_n = take_n + 16'd1;
+        end
+        // Min-detect: lowest accumulator, then oldest position, then lowest slot.
+        ST_VICTIM: begin
+          if (valid && !prot && (!victim_found || meta_rdata[l][49:18] < victim_acc ||
+              (meta_rdata[l][49:18] == victim_acc && meta_rdata[l][17:2] < victim_pos))) begin
+            victim_found = 1'b1;
+            victim_acc   = meta_rdata[l][49:18];
+            victim_pos   = meta_rdata[l][17:2];
+            victim_slot  = (score_row << LaneBits) + 16'(l);
+          end
+        end
+        default: ;
+      endcase
     end
     emit_idx = out_q + take_n;
   end
 
   // Exact scores: the planes this cycle, shift-added with the sign plane
   // negative; ADC rounds open whenever the shared converters run out.
-  always_comb begin
-    int unsigned b;
+  always_comb begin : c_exact
+    logic [31:0] b;
     logic signed [31:0] w;
     exact_partial = '0;
     conv_n = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      b = int'(pg_q) * Lanes + l;
-      if (b < QBits) begin
-        w = lane_code[l] <<< b;
+      b = 32'(pg_q) * Lanes + l;
+      w = lane_code[l] <<< b;
+      if (state_q == ST_EXACT && b < QBits) begin
         exact_partial = (b == QBits - 1) ? exact_partial - w : exact_partial + w;
         conv_n = conv_n + 16'd1;
       end
@@ -323,19 +308,23 @@ module ucm_block #(
   end
 
   // Charge sharing: acc + ((x - acc) >>> alpha), x = S biased onto 32 bits.
-  function automatic logic [31:0] charge_share(logic [31:0] acc, logic signed [31:0] s, logic [4:0] sh);
+  function automatic logic [31:0] charge_share(logic [31:0] acc, logic [ScoreBits-1:0] s, logic [4:0] sh);
     logic [31:0] x;
     logic signed [32:0] diff;
-    x = (32'(s[ScoreBits-1:0]) ^ (32'(1) << (ScoreBits - 1))) << (32 - ScoreBits);
+    x = (32'(s) ^ (32'(1) << (ScoreBits - 1))) << (32 - ScoreBits);
     diff = $signed({1'b0, x}) - $signed({1'b0, acc});
     charge_share = acc + 32'(diff >>> sh);
   endfunction
+
+  // Digital accumulation (ACC_ADD): the addend onto the entry's slot, saturating.
+  logic [32:0] acc_sum;
+  assign acc_sum = 33'(meta_rdata[eng_slot_lane][49:18]) + 33'(eng_entry[31:16]);
 
   // ------------------------------------------------------------ memory ports
   wire last_row = (cnt_q == 16'(Rows));  // the drain cycle of a pass
   wire [15:0] fetch_idx = prime_q ? 16'd0 : (pg_q == 8'(PlaneCycles - 1)) ? j_q + 16'd1 : j_q;
 
-  always_comb begin
+  always_comb begin : c_ports
     key_raddr    = meta_addr(bank_base, cnt_q);
     meta_raddr   = meta_addr(bank_base, cnt_q);
     meta_waddr   = meta_addr(bank_base, score_row);
@@ -348,9 +337,7 @@ module ucm_block #(
     search_we    = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
       meta_wdata[l]   = meta_rdata[l];
-      search_wdata[l] = {meta_rdata[l][0] && meta_rdata[l][1] && f_force,
-                         meta_rdata[l][0] && !(meta_rdata[l][1] && f_force),
-                         lane_s[l][ScoreBits-1:0]};
+      search_wdata[l] = '0;
     end
     unique case (state_q)
       ST_WRITE, ST_CTRL, ST_READ: begin
@@ -375,10 +362,15 @@ module ucm_block #(
       ST_SCORE: begin
         if (cnt_q != 16'd0) begin
           search_we = '1;
+          for (int unsigned l = 0; l < Lanes; l++) begin
+            search_wdata[l] = {meta_rdata[l][0] && meta_rdata[l][1] && f_force,
+                               meta_rdata[l][0] && !(meta_rdata[l][1] && f_force),
+                               lane_s[l][ScoreBits-1:0]};
+          end
           if (f_accum) begin
             for (int unsigned l = 0; l < Lanes; l++) begin
               meta_we[l] = meta_rdata[l][0];
-              meta_wdata[l][49:18] = charge_share(meta_rdata[l][49:18], lane_s[l], alpha);
+              meta_wdata[l][49:18] = charge_share(meta_rdata[l][49:18], lane_s[l][ScoreBits-1:0], alpha);
             end
           end
         end
@@ -393,10 +385,8 @@ module ucm_block #(
         meta_raddr = meta_addr(bank_base, eng_slot >> LaneBits);
         meta_waddr = meta_addr(bank_base, eng_slot >> LaneBits);
         if (phase_q && meta_rdata[eng_slot_lane][0]) begin
-          logic [32:0] sum;
-          sum = 33'(meta_rdata[eng_slot_lane][49:18]) + 33'(eng_entry[31:16]);
           meta_we[eng_slot_lane] = 1'b1;
-          meta_wdata[eng_slot_lane][49:18] = sum[32] ? 32'hFFFF_FFFF : sum[31:0];
+          meta_wdata[eng_slot_lane][49:18] = acc_sum[32] ? 32'hFFFF_FFFF : acc_sum[31:0];
         end
       end
       default: ;
@@ -419,7 +409,7 @@ module ucm_block #(
   wire in_score = (off[15:14] == 2'b10) && (32'(off[13:2]) < Slots);
   wire in_reg   = (off[15:8] == 8'h00);
 
-  always_comb begin
+  always_comb begin : c_windows
     for (int unsigned m = 0; m < Lanes; m++) begin
       list_we[m]    = 1'b0;
       sout_we[m]    = 1'b0;
@@ -436,7 +426,7 @@ module ucm_block #(
           sout_we[lane_of(take_idx[l])]    = 1'b1;
           list_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
           sout_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
-          list_wdata[lane_of(take_idx[l])] = 32'((score_row << LaneBits) + 16'(l));
+          list_wdata[lane_of(take_idx[l])] = ({16'b0, score_row} << LaneBits) + 32'(l);
           sout_wdata[lane_of(take_idx[l])] = 32'($signed(search_rdata[l][ScoreBits-1:0]));
         end
       end
@@ -506,7 +496,7 @@ module ucm_block #(
           default: ;
         endcase
       end else if (in_step) begin
-        rsp_o.rdata = {24'b0, step_q[off[9:2]]};
+        rsp_o.rdata = {24'b0, step_q[BankW'(off[9:2])]};
       end else if (in_key) begin
         rsp_o.rdata = key_q[32'(off[9:2]) * 32 +: 32];
       end else if (in_query) begin
@@ -556,7 +546,7 @@ module ucm_block #(
                  32'(cmd_arg) >= Slots) begin
       cmd_err[2] = 1'b1;
     end else if (cmd_state == ST_SCORE &&
-                 (cmd_arg == 16'd0 || cmd_arg > valid_count_q[cmd_bank])) begin
+                 (cmd_arg == 16'd0 || cmd_arg > valid_count_q[BankW'(cmd_bank)])) begin
       cmd_err[3] = 1'b1;
     end else if (cmd_state == ST_VALIDATE && (cmd_arg == 16'd0 || 32'(cmd_arg) > Slots)) begin
       cmd_err[4] = 1'b1;
@@ -566,17 +556,58 @@ module ucm_block #(
 
   wire cmd_start = !busy && bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_CMD_OFFSET;
 
+  // ------------------------------------------------------------ counters
+  // What each cycle adds to each counter: its busy cycles by mode, and the
+  // device events of a command (counted as it starts or as it goes).
+  logic [31:0] counter_add [13];
+  logic        clear_counters;
+  assign clear_counters = !busy && bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_CTRL_OFFSET && req_i.wdata[0];
+
+  always_comb begin : c_counters
+    for (int unsigned i = 0; i < 13; i++) counter_add[i] = '0;
+    unique case (state_q)
+      ST_WRITE:    counter_add[C_WRITE] = 32'd1;
+      ST_SCORE, ST_RADIX, ST_GT, ST_EMIT: counter_add[C_SEARCH] = 32'd1;
+      ST_VALIDATE: counter_add[(op_q == 4'(soc_regs_pkg::UCM_OP_EXACT)) ? C_EXACT : C_ACC] = 32'd1;
+      ST_EXACT:    counter_add[C_EXACT] = 32'd1;
+      ST_ACC:      counter_add[C_ACC] = 32'd1;
+      ST_VICTIM:   counter_add[C_VICTIM] = 32'd1;
+      ST_CTRL, ST_READ, ST_RESET: counter_add[C_MISC] = 32'd1;
+      default: ;
+    endcase
+    if (state_q == ST_WRITE && cnt_q == 16'(Dim)) counter_add[E_CELL_WRITE] = 32'(Dim);
+    if (state_q == ST_EXACT && !prime_q && !f_ideal) begin
+      counter_add[E_ADC_CONV]  = 32'(conv_n);
+      counter_add[E_ADC_ROUND] = 32'(rounds_n);
+    end
+    if (state_q == ST_ACC && phase_q && meta_rdata[eng_slot_lane][0]) counter_add[E_ACC_UPDATE] = 32'd1;
+    if (cmd_start && cmd_state == ST_SCORE) begin
+      counter_add[E_SEARCH]      = 32'd1;
+      counter_add[E_CELL_SEARCH] = 32'(valid_count_q[BankW'(cmd_bank)]) * Dim;
+      if (req_i.wdata[6]) counter_add[E_ACC_UPDATE] = 32'(valid_count_q[BankW'(cmd_bank)]);
+    end
+    if (cmd_start && cmd_state == ST_VICTIM) counter_add[E_MIN_DETECT] = 32'd1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : s_counters
+    if (!rst_ni) begin
+      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
+    end else if (clear_counters) begin
+      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
+    end else if (busy || cmd_start) begin
+      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= counter_q[i] + counter_add[i];
+    end
+  end
+
   // ------------------------------------------------------------ sequencing
   typedef enum logic [3:0] {
     C_WRITE, C_SEARCH, C_EXACT, C_ACC, C_VICTIM, C_MISC, E_CELL_WRITE, E_CELL_SEARCH,
     E_ACC_UPDATE, E_ADC_CONV, E_ADC_ROUND, E_MIN_DETECT, E_SEARCH
   } counter_e;
 
-  logic finish;          // this is the command's last busy cycle
-  state_e next_state;
+  logic finish;  // this is the command's last busy cycle
   always_comb begin
     finish = 1'b0;
-    next_state = state_q;
     unique case (state_q)
       ST_WRITE:    finish = (cnt_q == 16'(Dim));
       ST_CTRL,
@@ -589,7 +620,6 @@ module ucm_block #(
       ST_ACC:      finish = phase_q && j_q == arg_q - 16'd1;
       default: ;
     endcase
-    if (finish) next_state = ST_IDLE;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -616,7 +646,6 @@ module ucm_block #(
       slot_valid_count_q <= '0;
       write_serial_q  <= '0;
       search_serial_q <= '0;
-      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
       for (int unsigned b = 0; b < Banks; b++) begin
         step_q[b]        <= '0;
         valid_count_q[b] <= '0;
@@ -654,7 +683,7 @@ module ucm_block #(
           if (req_i.be[i] && in_key)   key_q[(32'(off[9:2]) * 4 + i) * 8 +: 8]   <= req_i.wdata[8*i +: 8];
           if (req_i.be[i] && in_query) query_q[(32'(off[9:2]) * 4 + i) * 8 +: 8] <= req_i.wdata[8*i +: 8];
         end
-        if (in_step && req_i.be[0]) step_q[off[9:2]] <= req_i.wdata[7:0];
+        if (in_step && req_i.be[0]) step_q[BankW'(off[9:2])] <= req_i.wdata[7:0];
         if (in_reg) begin
           unique case (reg_off)
             soc_regs_pkg::UCM_POS_OFFSET:       pos_reg_q   <= req_i.wdata[15:0];
@@ -667,11 +696,6 @@ module ucm_block #(
               seed_q          <= req_i.wdata;
               write_serial_q  <= '0;
               search_serial_q <= '0;
-            end
-            soc_regs_pkg::UCM_CTRL_OFFSET: begin
-              if (req_i.wdata[0]) begin
-                for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
-              end
             end
             default: ;
           endcase
@@ -687,8 +711,8 @@ module ucm_block #(
       if (cmd_start) begin
         cmd_q   <= req_i.wdata;
         op_q    <= cmd_op;
-        flags_q <= req_i.wdata[7:4];
-        bank_q  <= cmd_bank;
+        flags_q <= req_i.wdata[6:4];
+        bank_q  <= BankW'(cmd_bank);
         arg_q   <= cmd_arg;
         state_q <= cmd_state;
         done_q  <= (cmd_err != '0);
@@ -705,28 +729,7 @@ module ucm_block #(
         found_q <= 1'b0;
         room_q  <= '0;
         ex_acc_q <= '0;
-        if (cmd_state == ST_SCORE) begin
-          counter_q[E_SEARCH] <= counter_q[E_SEARCH] + 32'd1;
-          counter_q[E_CELL_SEARCH] <= counter_q[E_CELL_SEARCH] + 32'(valid_count_q[cmd_bank]) * Dim;
-          if (req_i.wdata[6]) counter_q[E_ACC_UPDATE] <= counter_q[E_ACC_UPDATE] + 32'(valid_count_q[cmd_bank]);
-        end
-        if (cmd_state == ST_VICTIM) counter_q[E_MIN_DETECT] <= counter_q[E_MIN_DETECT] + 32'd1;
       end
-
-      // Busy cycles by mode.
-      unique case (state_q)
-        ST_WRITE:  counter_q[C_WRITE]  <= counter_q[C_WRITE] + 32'd1;
-        ST_SCORE, ST_RADIX, ST_GT, ST_EMIT: counter_q[C_SEARCH] <= counter_q[C_SEARCH] + 32'd1;
-        ST_VALIDATE: begin
-          if (op_q == 4'(soc_regs_pkg::UCM_OP_EXACT)) counter_q[C_EXACT] <= counter_q[C_EXACT] + 32'd1;
-          else counter_q[C_ACC] <= counter_q[C_ACC] + 32'd1;
-        end
-        ST_EXACT:  counter_q[C_EXACT]  <= counter_q[C_EXACT] + 32'd1;
-        ST_ACC:    counter_q[C_ACC]    <= counter_q[C_ACC] + 32'd1;
-        ST_VICTIM: counter_q[C_VICTIM] <= counter_q[C_VICTIM] + 32'd1;
-        ST_CTRL, ST_READ, ST_RESET: counter_q[C_MISC] <= counter_q[C_MISC] + 32'd1;
-        default: ;
-      endcase
 
       if (busy) begin
         cnt_q <= cnt_q + 16'd1;
@@ -740,7 +743,6 @@ module ucm_block #(
               row_q <= {new_cell, row_q[RowW-1:6]};
             end else begin
               write_serial_q <= write_serial_q + 32'd1;
-              counter_q[E_CELL_WRITE] <= counter_q[E_CELL_WRITE] + 32'(Dim);
               if (!meta_rdata[slot_arg_lane][0]) valid_count_q[bank_q] <= valid_count_q[bank_q] + 16'd1;
             end
           end
@@ -825,11 +827,7 @@ module ucm_block #(
             ex_lane_q <= eng_slot_lane;
             prime_q   <= 1'b0;
             if (!prime_q) begin
-              if (!f_ideal) begin
-                counter_q[E_ADC_CONV]  <= counter_q[E_ADC_CONV] + 32'(conv_n);
-                counter_q[E_ADC_ROUND] <= counter_q[E_ADC_ROUND] + 32'(rounds_n);
-                room_q <= room_n;
-              end
+              if (!f_ideal) room_q <= room_n;
               if (pg_q == 8'(PlaneCycles - 1)) begin
                 pg_q     <= '0;
                 ex_acc_q <= '0;
@@ -842,10 +840,7 @@ module ucm_block #(
           end
           ST_ACC: begin
             phase_q <= !phase_q;
-            if (phase_q) begin
-              j_q <= j_q + 16'd1;
-              if (meta_rdata[eng_slot_lane][0]) counter_q[E_ACC_UPDATE] <= counter_q[E_ACC_UPDATE] + 32'd1;
-            end
+            if (phase_q) j_q <= j_q + 16'd1;
           end
           ST_VICTIM: begin
             if (cnt_q != 16'd0) begin

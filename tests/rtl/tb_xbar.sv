@@ -1,6 +1,7 @@
 // Bus unit test: soc_xbar routes every address to the right device (or an
 // error), answers every request on the next cycle, keeps the ROM read-only,
-// and routes fetches only to ROM and RAM.
+// hands the array its registered request with the region offset, and routes
+// fetches only to ROM and RAM.
 `timescale 1ns/1ps
 module tb_xbar;
   import soc_bus_pkg::*;
@@ -20,6 +21,8 @@ module tb_xbar;
   logic [NumPeriph*BusReqW-1:0] periph_req_flat;
   logic [NumPeriph*BusRspW-1:0] periph_rsp_flat;
   int unsigned periph_hits [NumPeriph];
+  bus_req_t array_req;
+  bus_rsp_t array_rsp;
 
   always #5 clk = ~clk;
 
@@ -31,8 +34,12 @@ module tb_xbar;
     .rom_b_addr_o(rom_b_addr), .rom_b_rdata_i(32'hB000_0000 | rom_b_addr_q),
     .ram_a_addr_o(ram_a_addr), .ram_a_rdata_i(32'hC000_0000 | ram_a_addr_q),
     .ram_b_req_o(ram_b_req), .ram_b_rdata_i(ram_b_rdata_q),
-    .periph_req_o(periph_req_flat), .periph_rsp_i(periph_rsp_flat)
+    .periph_req_o(periph_req_flat), .periph_rsp_i(periph_rsp_flat),
+    .array_req_o(array_req), .array_rsp_i(array_rsp)
   );
+  // The array answers like a peripheral: 0xF, its offset, err for offset 0xFFFC.
+  assign array_rsp = '{rdata: 32'hF000_0000 | array_req.addr,
+                       err: array_req.req && array_req.addr[15:0] == 16'hFFFC};
 
   // Device models: memories echo their (registered) offset, peripherals
   // answer with their index and offset; RAM writes are recorded.
@@ -109,9 +116,18 @@ module tb_xbar;
     req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: ROM_BASE + 4, wdata: '0};
     @(negedge clk);
     tb_check(rsp.rdata == 32'hB000_0004 && !rsp.err, "pipelined: ROM");
-    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: 32'h2000_0000, wdata: '0};
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: 32'h3000_0000, wdata: '0};
     @(negedge clk);
     tb_check(rsp.err, "pipelined: unmapped");
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: ARRAY_BASE + 32'h4008, wdata: '0};
+    @(negedge clk);
+    tb_check(rsp.rdata == 32'hF000_4008 && !rsp.err, "pipelined: array at its offset");
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: ARRAY_BASE + 32'hFFFC, wdata: '0};
+    @(negedge clk);
+    tb_check(rsp.err, "pipelined: the array's error passes through");
+    req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: ARRAY_BASE + ARRAY_SIZE, wdata: '0};
+    @(negedge clk);
+    tb_check(rsp.err, "pipelined: past the array region");
     req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: PERIPH_BASE + 4096 + 8, wdata: '0};
     @(negedge clk);
     tb_check(rsp.rdata == 32'hE001_0008 && !rsp.err, "pipelined: peripheral 1");

@@ -18,14 +18,14 @@ module sysctl #(
   input  soc_bus_pkg::bus_req_t snoop_i,
   input  logic [31:0]           tohost_addr_i,
 
-  input  logic [1:0]            irq_sources_i,  // {gpio, uart}
+  input  logic [2:0]            irq_sources_i,  // {ucm, gpio, uart}
   output logic                  ext_irq_o,
 
   output logic                  exit_valid_o,
   output logic [31:0]           exit_code_o
 );
 
-  localparam int unsigned NumIrq = 3;
+  localparam int unsigned NumIrq = 4;
 
   logic [NumIrq-1:0] irq_enable_q, irq_pending;
   logic              soft_irq_q;
@@ -35,7 +35,7 @@ module sysctl #(
   logic [31:0]       tohost_value_q;
 
   assign wr          = req_i.req && req_i.we;
-  assign irq_pending = {soft_irq_q, irq_sources_i};
+  assign irq_pending = {irq_sources_i[2], soft_irq_q, irq_sources_i[1:0]};
   assign ext_irq_o   = |(irq_pending & irq_enable_q);
 
   // Writes to these are refused with a bus error.

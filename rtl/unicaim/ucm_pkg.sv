@@ -1,0 +1,80 @@
+// The UniCAIM array's element arithmetic, the same integer rules as the golden
+// model's firmware/lib/unicaim/ucm_arith.c (docs/unicaim.md states them).
+// Functions rather than modules: the block calls them only in the states
+// that need them, which keeps an idle block cheap to simulate.
+package ucm_pkg;
+
+  // Conductance of a cell in eighths of a level, |value| <= CellMax.
+  localparam int signed CellMax = 31;
+
+  // PRNG domains.
+  localparam logic [31:0] DrawVariation = 32'd0;
+  localparam logic [31:0] DrawStuck     = 32'd1;
+  localparam logic [31:0] DrawReadNoise = 32'd2;
+
+  // lowbias32 of seed + serial, index and domain: every draw is a pure
+  // function of its coordinates.
+  function automatic logic [31:0] draw(logic [31:0] seed, logic [31:0] serial, logic [31:0] index,
+                                       logic [31:0] domain);
+    logic [31:0] x;
+    x = seed + serial * 32'h9E37_79B9 + index * 32'h85EB_CA77 + domain * 32'hC2B2_AE3D;
+    x = (x ^ (x >> 16)) * 32'h7FEB_352D;
+    x = (x ^ (x >> 15)) * 32'h846C_A68B;
+    draw = x ^ (x >> 16);
+  endfunction
+
+  // Approximately Gaussian: the draw's four bytes summed and centred
+  // (standard deviation 147.8), scaled by sigma: round(g * sigma * 7 / 8192).
+  function automatic logic signed [31:0] noise(logic [31:0] rnd, logic [7:0] sigma);
+    logic signed [31:0] gauss;
+    gauss = 32'(rnd[7:0]) + 32'(rnd[15:8]) + 32'(rnd[23:16]) + 32'(rnd[31:24]) - 32'sd510;
+    noise = (gauss * $signed({24'b0, sigma}) * 32'sd7 + 32'sd4096) >>> 13;
+  endfunction
+
+  // Magnitude level of |v| by step: min(max_level, (|v| + step/2) / step).
+  function automatic logic [1:0] magnitude(logic [7:0] v, logic [7:0] step_raw, logic [1:0] max_level);
+    logic [9:0] step, mag;
+    step = (step_raw == 8'd0) ? 10'd1 : {2'b0, step_raw};
+    mag  = (v[7] ? 10'(-$signed({2'b11, v})) : {2'b0, v}) + (step >> 1);
+    if (max_level == 2'd3 && mag >= 10'(3 * step))  magnitude = 2'd3;
+    else if (mag >= 10'(2 * step))                  magnitude = 2'd2;
+    else if (mag >= step)                           magnitude = 2'd1;
+    else                                            magnitude = 2'd0;
+  endfunction
+
+  // A written cell: 1-bit cells store the sign (+-1), 3-bit cells the signed
+  // magnitude level (-3..3), in eighths, plus the threshold-voltage offset;
+  // a stuck cell holds the full level of its draw's sign.
+  function automatic logic signed [5:0] cell_value(logic [7:0] key, logic [7:0] step, int unsigned cell_bits,
+                                                   logic [7:0] sigma, logic [15:0] stuck_rate,
+                                                   logic [31:0] variation_draw, logic [16:0] stuck_draw);
+    logic signed [31:0] level, value, full;
+    full = (cell_bits == 1) ? 32'sd8 : 32'sd24;
+    if (cell_bits == 1) level = key[7] ? -32'sd1 : 32'sd1;
+    else level = key[7] ? -32'(magnitude(key, step, 2'd3)) : 32'(magnitude(key, step, 2'd3));
+    value = level * 32'sd8 + noise(variation_draw, sigma);
+    if (value > CellMax) value = CellMax;
+    if (value < -CellMax) value = -CellMax;
+    if (stuck_draw[15:0] < stuck_rate) value = stuck_draw[16] ? full : -full;
+    cell_value = value[5:0];
+  endfunction
+
+  // CAM drive level of a query component: -2..2 by step.
+  function automatic logic signed [2:0] query_level(logic [7:0] q, logic [7:0] step);
+    logic [2:0] m;
+    m = 3'(magnitude(q, step, 2'd2));
+    query_level = q[7] ? -$signed(m) : $signed(m);
+  endfunction
+
+  // Signed converter of adc_bits: sat((current * gain) >>> shift).
+  function automatic logic signed [31:0] adc(logic signed [31:0] current, logic [7:0] gain, logic [3:0] shift,
+                                             int unsigned adc_bits);
+    logic signed [31:0] scaled, hi;
+    hi     = (32'sd1 <<< (adc_bits - 1)) - 32'sd1;
+    scaled = (current * $signed({24'b0, gain})) >>> shift;
+    if (scaled > hi) adc = hi;
+    else if (scaled < -hi - 32'sd1) adc = -hi - 32'sd1;
+    else adc = scaled;
+  endfunction
+
+endpackage : ucm_pkg
