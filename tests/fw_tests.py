@@ -39,6 +39,14 @@ def collect(build, run):
         ok = rc == 0 and len(kernels) == 5 and all(k[1] == "ok" for k in kernels)
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("ucm-driver")
+    def _():
+        # The same driver calls through the array block and the golden model
+        # compiled into the firmware agree; misuse gives the error codes.
+        rc, out, err = sim_run(os.path.join(fw, "test_ucm_driver.elf"), extra=["--max-cycles", "200000000"])
+        ok = rc == 0 and "driver operations on block and model: agree" in out and "ucm_driver PASS" in out
+        return ok, f"rc={rc}\n{out}{err}"
+
     @add("console-stdin")
     def _():
         script = (b"echo one  two\r\nnope\r\nled 0x3c\r\nled 256\r\nled x\r\nexit 300\r\n"

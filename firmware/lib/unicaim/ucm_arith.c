@@ -1,76 +1,62 @@
 #include "ucm_arith.h"
 
-uint32_t ucm_draw(uint32_t seed, uint32_t serial, uint32_t index, uint32_t domain)
-{
-    uint32_t x = seed + serial * 0x9E3779B9u + index * 0x85EBCA77u + domain * 0xC2B2AE3Du;
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
+uint32_t ucm_draw(uint32_t seed, uint32_t serial, uint32_t index, uint32_t domain) {
+  uint32_t x = seed + serial * 0x9E3779B9u + index * 0x85EBCA77u + domain * 0xC2B2AE3Du;
+  x ^= x >> 16;
+  x *= 0x7FEB352Du;
+  x ^= x >> 15;
+  x *= 0x846CA68Bu;
+  x ^= x >> 16;
+  return x;
 }
 
-int32_t ucm_gauss(uint32_t draw)
-{
-    return (int32_t)((draw & 0xFF) + ((draw >> 8) & 0xFF) + ((draw >> 16) & 0xFF) + (draw >> 24)) - 510;
+int32_t ucm_gauss(uint32_t draw) {
+  return (int32_t)((draw & 0xFF) + ((draw >> 8) & 0xFF) + ((draw >> 16) & 0xFF) + (draw >> 24)) - 510;
 }
 
-int32_t ucm_scale_noise(int32_t gauss, uint32_t sigma)
-{
-    return (gauss * (int32_t)sigma * 7 + 4096) >> 13;  /* arithmetic shift: floor */
+int32_t ucm_scale_noise(int32_t gauss, uint32_t sigma) {
+  return (gauss * (int32_t)sigma * 7 + 4096) >> 13; /* arithmetic shift: floor */
 }
 
-int32_t ucm_key_level(int32_t k, uint32_t step, uint32_t cell_bits)
-{
-    if (cell_bits == 1)
-        return k < 0 ? -1 : 1;
-    if (step == 0)
-        step = 1;
-    uint32_t a = (uint32_t)(k < 0 ? -k : k) + step / 2;
-    int32_t m = a >= 3 * step ? 3 : a >= 2 * step ? 2 : a >= step ? 1 : 0;
-    return k < 0 ? -m : m;
+int32_t ucm_key_level(int32_t k, uint32_t step, uint32_t cell_bits) {
+  if (cell_bits == 1) return k < 0 ? -1 : 1;
+  if (step == 0) step = 1;
+  uint32_t a = (uint32_t)(k < 0 ? -k : k) + step / 2;
+  int32_t m = a >= 3 * step ? 3 : a >= 2 * step ? 2 : a >= step ? 1 : 0;
+  return k < 0 ? -m : m;
 }
 
-int32_t ucm_query_level(int32_t q, uint32_t step)
-{
-    if (step == 0)
-        step = 1;
-    uint32_t a = (uint32_t)(q < 0 ? -q : q) + step / 2;
-    int32_t m = a >= 2 * step ? 2 : a >= step ? 1 : 0;
-    return q < 0 ? -m : m;
+int32_t ucm_query_level(int32_t q, uint32_t step) {
+  if (step == 0) step = 1;
+  uint32_t a = (uint32_t)(q < 0 ? -q : q) + step / 2;
+  int32_t m = a >= 2 * step ? 2 : a >= step ? 1 : 0;
+  return q < 0 ? -m : m;
 }
 
-int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t sigma,
-                       uint32_t stuck_rate, uint32_t variation_draw, uint32_t stuck_draw)
-{
-    int32_t full = (cell_bits == 1 ? 1 : 3) << UCM_CELL_FRAC_BITS;
-    if ((stuck_draw & 0xFFFF) < stuck_rate)
-        return (stuck_draw >> 16) & 1 ? full : -full;
-    int32_t e = ucm_key_level(k, step, cell_bits) * (1 << UCM_CELL_FRAC_BITS) +
-                ucm_scale_noise(ucm_gauss(variation_draw), sigma);
-    return e > UCM_CELL_MAX ? UCM_CELL_MAX : e < -UCM_CELL_MAX ? -UCM_CELL_MAX : e;
+int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t sigma, uint32_t stuck_rate,
+                       uint32_t variation_draw, uint32_t stuck_draw) {
+  int32_t full = (cell_bits == 1 ? 1 : 3) << UCM_CELL_FRAC_BITS;
+  if ((stuck_draw & 0xFFFF) < stuck_rate) return (stuck_draw >> 16) & 1 ? full : -full;
+  int32_t e = ucm_key_level(k, step, cell_bits) * (1 << UCM_CELL_FRAC_BITS) +
+              ucm_scale_noise(ucm_gauss(variation_draw), sigma);
+  return e > UCM_CELL_MAX ? UCM_CELL_MAX : e < -UCM_CELL_MAX ? -UCM_CELL_MAX : e;
 }
 
-int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits)
-{
-    int32_t code = (current * (int32_t)gain) >> shift;
-    int32_t hi = (1 << (adc_bits - 1)) - 1;
-    return code > hi ? hi : code < -hi - 1 ? -hi - 1 : code;
+int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits) {
+  int32_t code = (current * (int32_t)gain) >> shift;
+  int32_t hi = (1 << (adc_bits - 1)) - 1;
+  return code > hi ? hi : code < -hi - 1 ? -hi - 1 : code;
 }
 
-uint32_t ucm_score_bits(uint32_t dim)
-{
-    /* |S| <= 2 * 31 * dim plus read noise (<= 111): clog2(64 * dim) + 2 bits. */
-    uint32_t bits = 0;
-    while ((1u << bits) < 64 * dim)
-        bits++;
-    return bits + 2;
+uint32_t ucm_score_bits(uint32_t dim) {
+  /* |S| <= 2 * 31 * dim plus read noise (<= 111): clog2(64 * dim) + 2 bits. */
+  uint32_t bits = 0;
+  while ((1u << bits) < 64 * dim) bits++;
+  return bits + 2;
 }
 
-uint32_t ucm_charge_share(uint32_t acc, int32_t s, uint32_t score_bits, uint32_t alpha)
-{
-    uint32_t x = ((uint32_t)s + (1u << (score_bits - 1))) << (32 - score_bits);
-    int64_t diff = (int64_t)x - (int64_t)acc;
-    return (uint32_t)((int64_t)acc + (diff >> alpha));
+uint32_t ucm_charge_share(uint32_t acc, int32_t s, uint32_t score_bits, uint32_t alpha) {
+  uint32_t x = ((uint32_t)s + (1u << (score_bits - 1))) << (32 - score_bits);
+  int64_t diff = (int64_t)x - (int64_t)acc;
+  return (uint32_t)((int64_t)acc + (diff >> alpha));
 }

@@ -32,8 +32,8 @@ int32_t ucm_query_level(int32_t q, uint32_t step);
 
 /* Stored conductance of one written cell: level in eighths, plus variation,
  * unless the cell is stuck at the full level. */
-int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t sigma,
-                       uint32_t stuck_rate, uint32_t variation_draw, uint32_t stuck_draw);
+int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t sigma, uint32_t stuck_rate,
+                       uint32_t variation_draw, uint32_t stuck_draw);
 
 /* Signed ADC_BITS converter: sat((current * gain) >> shift). */
 int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits);

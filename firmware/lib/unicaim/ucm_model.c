@@ -5,346 +5,339 @@
 #include "soc_regs.h"
 #include "ucm_arith.h"
 
-enum {
-    CYC_WRITE, CYC_SEARCH, CYC_EXACT, CYC_ACC, CYC_VICTIM, CYC_MISC,
-    EV_CELL_WRITE, EV_CELL_SEARCH, EV_ACC_UPDATE, EV_ADC_CONV, EV_ADC_ROUND, EV_MIN_DETECT, EV_SEARCH
-};
+#define FIELD(v, reg, f) (((v)&reg##_##f##_MASK) >> reg##_##f##_LSB)
+#define ERR_BITS                                                                                           \
+  (UCM_STATUS_ERR_CMD_MASK | UCM_STATUS_ERR_BANK_MASK | UCM_STATUS_ERR_SLOT_MASK | UCM_STATUS_ERR_K_MASK | \
+   UCM_STATUS_ERR_COUNT_MASK | UCM_STATUS_ERR_NOVICTIM_MASK)
 
-#define FIELD(v, reg, f) (((v) & reg##_##f##_MASK) >> reg##_##f##_LSB)
-#define ERR_BITS (UCM_STATUS_ERR_CMD_MASK | UCM_STATUS_ERR_BANK_MASK | UCM_STATUS_ERR_SLOT_MASK | \
-                  UCM_STATUS_ERR_K_MASK | UCM_STATUS_ERR_COUNT_MASK | UCM_STATUS_ERR_NOVICTIM_MASK)
-
-static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
-
-size_t ucm_model_bytes(const ucm_geom_t *g)
-{
-    size_t slots = (size_t)g->banks * g->slots;
-    return align4(slots * g->dim) + align4(slots) * 2 + align4(slots * 2) + slots * 4 +
-           g->banks * 4 + align4(g->banks) + align4(g->dim) * 2 + g->slots * 12;
+static size_t align4(size_t n) {
+  return (n + 3) & ~(size_t)3;
 }
 
-static int geom_ok(const ucm_geom_t *g)
-{
-    return g->banks >= 1 && g->banks <= 256 && g->slots >= 1 && g->slots <= 4096 &&
-           g->dim >= 4 && g->dim <= 1024 && g->dim % 4 == 0 &&
-           (g->cell_bits == 1 || g->cell_bits == 3) && g->q_bits >= 2 && g->q_bits <= 8 &&
-           g->adc_bits >= 2 && g->adc_bits <= 16 && g->adc_count >= 1 && g->adc_count <= 65535 &&
-           g->lanes >= 1 && g->lanes <= 128 && (g->lanes & (g->lanes - 1)) == 0 &&
-           g->slots % g->lanes == 0;
+size_t ucm_model_bytes(const ucm_geom_t *g) {
+  size_t slots = (size_t)g->banks * g->slots;
+  return align4(slots * g->dim) + align4(slots) * 2 + align4(slots * 2) + slots * 4 + g->banks * 4 +
+         align4(g->banks) + align4(g->dim) * 2 + g->slots * 12;
 }
 
-int ucm_model_init(ucm_model_t *m, const ucm_geom_t *g, void *mem)
-{
-    if (!geom_ok(g))
-        return -1;
-    memset(m, 0, sizeof *m);
-    memset(mem, 0, ucm_model_bytes(g));
-    m->geom = *g;
-    m->score_bits = ucm_score_bits(g->dim);
-    size_t slots = (size_t)g->banks * g->slots;
-    uint8_t *p = mem;
-    m->acc = (uint32_t *)p;          p += slots * 4;
-    m->valid_count = (uint32_t *)p;  p += g->banks * 4;
-    m->list = (uint32_t *)p;         p += g->slots * 4;
-    m->score = (int32_t *)p;         p += g->slots * 4;
-    m->similarity = (int32_t *)p;    p += g->slots * 4;
-    m->pos = (uint16_t *)p;          p += align4(slots * 2);
-    m->cell = (int8_t *)p;           p += align4(slots * g->dim);
-    m->valid = p;                    p += align4(slots);
-    m->protect = p;                  p += align4(slots);
-    m->step = p;                     p += align4(g->banks);
-    m->key = (int8_t *)p;            p += align4(g->dim);
-    m->query = (int8_t *)p;
-    m->cam_cfg = 1;                  /* QSTEP 1, ALPHA 0 */
-    m->adc_cfg = 1;                  /* GAIN 1, SHIFT 0 */
-    return 0;
+static int geom_ok(const ucm_geom_t *g) {
+  return g->banks >= 1 && g->banks <= 256 && g->slots >= 1 && g->slots <= 4096 && g->dim >= 4 &&
+         g->dim <= 1024 && g->dim % 4 == 0 && (g->cell_bits == 1 || g->cell_bits == 3) && g->q_bits >= 2 &&
+         g->q_bits <= 8 && g->adc_bits >= 2 && g->adc_bits <= 16 && g->adc_count >= 1 &&
+         g->adc_count <= 65535 && g->lanes >= 1 && g->lanes <= 128 && (g->lanes & (g->lanes - 1)) == 0 &&
+         g->slots % g->lanes == 0;
+}
+
+int ucm_model_init(ucm_model_t *m, const ucm_geom_t *g, void *mem) {
+  if (!geom_ok(g)) return -1;
+  memset(m, 0, sizeof *m);
+  memset(mem, 0, ucm_model_bytes(g));
+  m->geom = *g;
+  m->score_bits = ucm_score_bits(g->dim);
+  size_t slots = (size_t)g->banks * g->slots;
+  uint8_t *p = mem;
+  m->acc = (uint32_t *)p;
+  p += slots * 4;
+  m->valid_count = (uint32_t *)p;
+  p += g->banks * 4;
+  m->list = (uint32_t *)p;
+  p += g->slots * 4;
+  m->score = (int32_t *)p;
+  p += g->slots * 4;
+  m->similarity = (int32_t *)p;
+  p += g->slots * 4;
+  m->pos = (uint16_t *)p;
+  p += align4(slots * 2);
+  m->cell = (int8_t *)p;
+  p += align4(slots * g->dim);
+  m->valid = p;
+  p += align4(slots);
+  m->protect = p;
+  p += align4(slots);
+  m->step = p;
+  p += align4(g->banks);
+  m->key = (int8_t *)p;
+  p += align4(g->dim);
+  m->query = (int8_t *)p;
+  m->cam_cfg = 1; /* QSTEP 1, ALPHA 0 */
+  m->adc_cfg = 1; /* GAIN 1, SHIFT 0 */
+  return 0;
 }
 
 /* ------------------------------------------------------------ operations */
 
-static uint32_t rows(const ucm_model_t *m) { return m->geom.slots / m->geom.lanes; }
-static size_t slot_index(const ucm_model_t *m, uint32_t bank, uint32_t slot)
-{
-    return (size_t)bank * m->geom.slots + slot;
+static uint32_t rows(const ucm_model_t *m) {
+  return m->geom.slots / m->geom.lanes;
+}
+static size_t slot_index(const ucm_model_t *m, uint32_t bank, uint32_t slot) {
+  return (size_t)bank * m->geom.slots + slot;
 }
 
-static void write_key(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t flags)
-{
-    const ucm_geom_t *g = &m->geom;
-    size_t i = slot_index(m, bank, slot);
-    uint32_t sigma = FIELD(m->noise_cfg, UCM_NOISE_CFG, SIGMA);
-    uint32_t stuck = FIELD(m->noise_cfg, UCM_NOISE_CFG, STUCK_RATE);
-    for (uint32_t d = 0; d < g->dim; d++) {
-        uint32_t var = ucm_draw(m->seed, m->write_serial, d, UCM_DRAW_VARIATION);
-        uint32_t stk = ucm_draw(m->seed, m->write_serial, d, UCM_DRAW_STUCK);
-        m->cell[i * g->dim + d] =
-            (int8_t)ucm_cell_value(m->key[d], m->step[bank], g->cell_bits, sigma, stuck, var, stk);
-    }
-    m->write_serial++;
-    if (!m->valid[i])
-        m->valid_count[bank]++;
-    m->valid[i] = 1;
+static void write_key(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t flags) {
+  const ucm_geom_t *g = &m->geom;
+  size_t i = slot_index(m, bank, slot);
+  uint32_t sigma = FIELD(m->noise_cfg, UCM_NOISE_CFG, SIGMA);
+  uint32_t stuck = FIELD(m->noise_cfg, UCM_NOISE_CFG, STUCK_RATE);
+  for (uint32_t d = 0; d < g->dim; d++) {
+    uint32_t var = ucm_draw(m->seed, m->write_serial, d, UCM_DRAW_VARIATION);
+    uint32_t stk = ucm_draw(m->seed, m->write_serial, d, UCM_DRAW_STUCK);
+    m->cell[i * g->dim + d] =
+        (int8_t)ucm_cell_value(m->key[d], m->step[bank], g->cell_bits, sigma, stuck, var, stk);
+  }
+  m->write_serial++;
+  if (!m->valid[i]) m->valid_count[bank]++;
+  m->valid[i] = 1;
+  m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
+  m->pos[i] = (uint16_t)m->pos_reg;
+  m->acc[i] = m->acc_init;
+  m->counter[UCM_CNT_CYC_WRITE] += g->dim + 1;
+  m->counter[UCM_CNT_EV_CELL_WRITE] += g->dim;
+}
+
+static void slot_ctrl(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t flags) {
+  size_t i = slot_index(m, bank, slot);
+  if (flags & UCM_F_INVALIDATE) {
+    if (m->valid[i]) m->valid_count[bank]--;
+    m->valid[i] = 0;
+    m->protect[i] = 0;
+  } else {
     m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
-    m->pos[i] = (uint16_t)m->pos_reg;
-    m->acc[i] = m->acc_init;
-    m->counter[CYC_WRITE] += g->dim + 1;
-    m->counter[EV_CELL_WRITE] += g->dim;
+  }
+  m->counter[UCM_CNT_CYC_MISC] += 2;
 }
 
-static void slot_ctrl(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t flags)
-{
-    size_t i = slot_index(m, bank, slot);
-    if (flags & UCM_F_INVALIDATE) {
-        if (m->valid[i])
-            m->valid_count[bank]--;
-        m->valid[i] = 0;
-        m->protect[i] = 0;
-    } else {
-        m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
-    }
-    m->counter[CYC_MISC] += 2;
+static void reset_bank(ucm_model_t *m, uint32_t bank) {
+  for (uint32_t s = 0; s < m->geom.slots; s++) {
+    size_t i = slot_index(m, bank, s);
+    m->valid[i] = m->protect[i] = 0;
+    m->pos[i] = 0;
+    m->acc[i] = 0;
+  }
+  m->valid_count[bank] = 0;
+  m->counter[UCM_CNT_CYC_MISC] += rows(m);
 }
 
-static void reset_bank(ucm_model_t *m, uint32_t bank)
-{
-    for (uint32_t s = 0; s < m->geom.slots; s++) {
-        size_t i = slot_index(m, bank, s);
-        m->valid[i] = m->protect[i] = 0;
-        m->pos[i] = 0;
-        m->acc[i] = 0;
-    }
-    m->valid_count[bank] = 0;
-    m->counter[CYC_MISC] += rows(m);
-}
-
-static void read_slot(ucm_model_t *m, uint32_t bank, uint32_t slot)
-{
-    size_t i = slot_index(m, bank, slot);
-    m->slot_meta = m->pos[i] | (uint32_t)m->valid[i] << UCM_SLOT_META_VALID_LSB |
-                   (uint32_t)m->protect[i] << UCM_SLOT_META_PROTECT_LSB;
-    m->slot_acc = m->acc[i];
-    m->slot_valid_count = m->valid_count[bank];
-    m->counter[CYC_MISC] += 2;
+static void read_slot(ucm_model_t *m, uint32_t bank, uint32_t slot) {
+  size_t i = slot_index(m, bank, slot);
+  m->slot_meta = m->pos[i] | (uint32_t)m->valid[i] << UCM_SLOT_META_VALID_LSB |
+                 (uint32_t)m->protect[i] << UCM_SLOT_META_PROTECT_LSB;
+  m->slot_acc = m->acc[i];
+  m->slot_valid_count = m->valid_count[bank];
+  m->counter[UCM_CNT_CYC_MISC] += 2;
 }
 
 /* CAM similarity of one slot for the current query, read noise included. */
-static int32_t similarity(const ucm_model_t *m, size_t i, uint32_t slot)
-{
-    const ucm_geom_t *g = &m->geom;
-    uint32_t qstep = FIELD(m->cam_cfg, UCM_CAM_CFG, QSTEP);
-    int32_t s = 0;
-    for (uint32_t d = 0; d < g->dim; d++)
-        s += ucm_query_level(m->query[d], qstep) * m->cell[i * g->dim + d];
-    uint32_t noise = FIELD(m->noise_cfg, UCM_NOISE_CFG, READ_NOISE);
-    s += ucm_scale_noise(ucm_gauss(ucm_draw(m->seed, m->search_serial, slot, UCM_DRAW_READ_NOISE)), noise);
-    return s;
+static int32_t similarity(const ucm_model_t *m, size_t i, uint32_t slot) {
+  const ucm_geom_t *g = &m->geom;
+  uint32_t qstep = FIELD(m->cam_cfg, UCM_CAM_CFG, QSTEP);
+  int32_t s = 0;
+  for (uint32_t d = 0; d < g->dim; d++) s += ucm_query_level(m->query[d], qstep) * m->cell[i * g->dim + d];
+  uint32_t noise = FIELD(m->noise_cfg, UCM_NOISE_CFG, READ_NOISE);
+  s += ucm_scale_noise(ucm_gauss(ucm_draw(m->seed, m->search_serial, slot, UCM_DRAW_READ_NOISE)), noise);
+  return s;
 }
 
-static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags)
-{
-    const ucm_geom_t *g = &m->geom;
-    int force = (flags & UCM_F_FORCE_PROTECTED) != 0;
-    int32_t thr = (int32_t)m->threshold;
-    uint32_t alpha = FIELD(m->cam_cfg, UCM_CAM_CFG, ALPHA);
-    int32_t *s = m->similarity;
-    uint32_t forced = 0, cand_over_thr = 0;
-    /* Pass 1: similarity of every slot; charge sharing; counts. */
-    for (uint32_t slot = 0; slot < g->slots; slot++) {
+static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
+  const ucm_geom_t *g = &m->geom;
+  int force = (flags & UCM_F_FORCE_PROTECTED) != 0;
+  int32_t thr = (int32_t)m->threshold;
+  uint32_t alpha = FIELD(m->cam_cfg, UCM_CAM_CFG, ALPHA);
+  int32_t *s = m->similarity;
+  uint32_t forced = 0, cand_over_thr = 0;
+  /* Pass 1: similarity of every slot; charge sharing; counts. */
+  for (uint32_t slot = 0; slot < g->slots; slot++) {
+    size_t i = slot_index(m, bank, slot);
+    s[slot] = similarity(m, i, slot);
+    if (!m->valid[i]) continue;
+    if (flags & UCM_F_ACCUMULATE) m->acc[i] = ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha);
+    if (force && m->protect[i])
+      forced++;
+    else if (s[slot] >= thr)
+      cand_over_thr++;
+  }
+  int32_t want = (int32_t)k - (int32_t)forced;
+  uint32_t passes = 2;
+  /* Selection bound: candidates with S > cut, and the first `ties` with S == cut. */
+  int32_t cut = 0;
+  uint32_t ties = 0;
+  int take_ties_all = 0;
+  if (want <= 0) {
+    cut = 0x7FFFFFFF; /* no candidate passes */
+  } else if ((flags & UCM_F_THRESHOLD) && cand_over_thr <= (uint32_t)want) {
+    cut = thr;
+    take_ties_all = 1;
+  } else {
+    /* Radix select on the biased score: the largest t with
+     * count(candidates with S + bias >= t) >= want. */
+    uint32_t bias = 1u << (m->score_bits - 1), t = 0, greater = 0;
+    for (int b = (int)m->score_bits - 1; b >= 0; b--) {
+      uint32_t try_t = t | 1u << b, n = 0;
+      for (uint32_t slot = 0; slot < g->slots; slot++) {
         size_t i = slot_index(m, bank, slot);
-        s[slot] = similarity(m, i, slot);
-        if (!m->valid[i])
-            continue;
-        if (flags & UCM_F_ACCUMULATE)
-            m->acc[i] = ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha);
-        if (force && m->protect[i])
-            forced++;
-        else if (s[slot] >= thr)
-            cand_over_thr++;
+        if (m->valid[i] && !(force && m->protect[i]) && (uint32_t)(s[slot] + (int32_t)bias) >= try_t) n++;
+      }
+      if (n >= (uint32_t)want) t = try_t;
     }
-    int32_t want = (int32_t)k - (int32_t)forced;
-    uint32_t passes = 2;
-    /* Selection bound: candidates with S > cut, and the first `ties` with S == cut. */
-    int32_t cut = 0;
-    uint32_t ties = 0;
-    int take_ties_all = 0;
-    if (want <= 0) {
-        cut = 0x7FFFFFFF;  /* no candidate passes */
-    } else if ((flags & UCM_F_THRESHOLD) && cand_over_thr <= (uint32_t)want) {
-        cut = thr;
-        take_ties_all = 1;
+    cut = (int32_t)t - (int32_t)bias;
+    for (uint32_t slot = 0; slot < g->slots; slot++) {
+      size_t i = slot_index(m, bank, slot);
+      if (m->valid[i] && !(force && m->protect[i]) && s[slot] > cut) greater++;
+    }
+    ties = (uint32_t)want - greater;
+    passes += m->score_bits + 1;
+  }
+  /* Emit in slot order. */
+  uint32_t out = 0;
+  for (uint32_t slot = 0; slot < g->slots; slot++) {
+    size_t i = slot_index(m, bank, slot);
+    if (!m->valid[i]) continue;
+    int take;
+    if (force && m->protect[i]) {
+      take = 1;
+    } else if (s[slot] > cut) {
+      take = 1;
+    } else if (s[slot] == cut && (take_ties_all || ties > 0)) {
+      take = 1;
+      if (!take_ties_all) ties--;
     } else {
-        /* Radix select on the biased score: the largest t with
-         * count(candidates with S + bias >= t) >= want. */
-        uint32_t bias = 1u << (m->score_bits - 1), t = 0, greater = 0;
-        for (int b = (int)m->score_bits - 1; b >= 0; b--) {
-            uint32_t try_t = t | 1u << b, n = 0;
-            for (uint32_t slot = 0; slot < g->slots; slot++) {
-                size_t i = slot_index(m, bank, slot);
-                if (m->valid[i] && !(force && m->protect[i]) && (uint32_t)(s[slot] + (int32_t)bias) >= try_t)
-                    n++;
-            }
-            if (n >= (uint32_t)want)
-                t = try_t;
-        }
-        cut = (int32_t)t - (int32_t)bias;
-        for (uint32_t slot = 0; slot < g->slots; slot++) {
-            size_t i = slot_index(m, bank, slot);
-            if (m->valid[i] && !(force && m->protect[i]) && s[slot] > cut)
-                greater++;
-        }
-        ties = (uint32_t)want - greater;
-        passes += m->score_bits + 1;
+      take = 0;
     }
-    /* Emit in slot order. */
-    uint32_t out = 0;
-    for (uint32_t slot = 0; slot < g->slots; slot++) {
-        size_t i = slot_index(m, bank, slot);
-        if (!m->valid[i])
-            continue;
-        int take;
-        if (force && m->protect[i]) {
-            take = 1;
-        } else if (s[slot] > cut) {
-            take = 1;
-        } else if (s[slot] == cut && (take_ties_all || ties > 0)) {
-            take = 1;
-            if (!take_ties_all)
-                ties--;
-        } else {
-            take = 0;
-        }
-        if (take) {
-            m->list[out] = slot;
-            m->score[out] = s[slot];
-            out++;
-        }
+    if (take) {
+      m->list[out] = slot;
+      m->score[out] = s[slot];
+      out++;
     }
-    m->result = out;
-    m->search_serial++;
-    m->counter[CYC_SEARCH] += passes * (rows(m) + 1);
-    m->counter[EV_SEARCH]++;
-    m->counter[EV_CELL_SEARCH] += m->valid_count[bank] * g->dim;
-    if (flags & UCM_F_ACCUMULATE)
-        m->counter[EV_ACC_UPDATE] += m->valid_count[bank];
+  }
+  m->result = out;
+  m->search_serial++;
+  m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1);
+  m->counter[UCM_CNT_EV_SEARCH]++;
+  m->counter[UCM_CNT_EV_CELL_SEARCH] += m->valid_count[bank] * g->dim;
+  if (flags & UCM_F_ACCUMULATE) m->counter[UCM_CNT_EV_ACC_UPDATE] += m->valid_count[bank];
 }
 
 /* Every LIST entry among the first n names a slot in range. */
-static int list_ok(const ucm_model_t *m, uint32_t n)
-{
-    for (uint32_t j = 0; j < n; j++)
-        if ((m->list[j] & 0xFFFF) >= m->geom.slots)
-            return 0;
-    return 1;
+static int list_ok(const ucm_model_t *m, uint32_t n) {
+  for (uint32_t j = 0; j < n; j++)
+    if ((m->list[j] & 0xFFFF) >= m->geom.slots) return 0;
+  return 1;
 }
 
-static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags)
-{
-    const ucm_geom_t *g = &m->geom;
-    m->counter[CYC_EXACT] += n;
-    if (!list_ok(m, n)) {
-        m->status |= UCM_STATUS_ERR_SLOT_MASK;
-        return;
+static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
+  const ucm_geom_t *g = &m->geom;
+  m->counter[UCM_CNT_CYC_EXACT] += n;
+  if (!list_ok(m, n)) {
+    m->status |= UCM_STATUS_ERR_SLOT_MASK;
+    return;
+  }
+  int ideal = (flags & UCM_F_IDEAL) != 0;
+  uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
+  for (uint32_t j = 0; j < n; j++) {
+    size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
+    int32_t score = 0;
+    for (uint32_t b = 0; b < g->q_bits; b++) {
+      int32_t current = 0;
+      for (uint32_t d = 0; d < g->dim; d++)
+        if (((uint32_t)(uint8_t)m->query[d] >> b) & 1) current += m->cell[i * g->dim + d];
+      int32_t code = ideal ? current : ucm_adc(current, gain, shift, g->adc_bits);
+      int32_t weighted = (int32_t)((uint32_t)code << b);
+      score += b == g->q_bits - 1 ? -weighted : weighted; /* two's complement sign plane */
     }
-    int ideal = (flags & UCM_F_IDEAL) != 0;
-    uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
-    for (uint32_t j = 0; j < n; j++) {
-        size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
-        int32_t score = 0;
-        for (uint32_t b = 0; b < g->q_bits; b++) {
-            int32_t current = 0;
-            for (uint32_t d = 0; d < g->dim; d++)
-                if (((uint32_t)(uint8_t)m->query[d] >> b) & 1)
-                    current += m->cell[i * g->dim + d];
-            int32_t code = ideal ? current : ucm_adc(current, gain, shift, g->adc_bits);
-            int32_t weighted = (int32_t)((uint32_t)code << b);
-            score += b == g->q_bits - 1 ? -weighted : weighted;  /* two's complement sign plane */
-        }
-        m->score[j] = score;
-    }
-    uint32_t per_slot = (g->q_bits + g->lanes - 1) / g->lanes;
-    m->counter[CYC_EXACT] += 1 + n * per_slot;
-    if (!ideal) {
-        m->counter[EV_ADC_CONV] += n * g->q_bits;
-        m->counter[EV_ADC_ROUND] += (n * g->q_bits + g->adc_count - 1) / g->adc_count;
-    }
+    m->score[j] = score;
+  }
+  uint32_t per_slot = (g->q_bits + g->lanes - 1) / g->lanes;
+  m->counter[UCM_CNT_CYC_EXACT] += 1 + n * per_slot;
+  if (!ideal) {
+    m->counter[UCM_CNT_EV_ADC_CONV] += n * g->q_bits;
+    m->counter[UCM_CNT_EV_ADC_ROUND] += (n * g->q_bits + g->adc_count - 1) / g->adc_count;
+  }
 }
 
-static void acc_add(ucm_model_t *m, uint32_t bank, uint32_t n)
-{
-    m->counter[CYC_ACC] += n;
-    if (!list_ok(m, n)) {
-        m->status |= UCM_STATUS_ERR_SLOT_MASK;
-        return;
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
-        if (!m->valid[i])
-            continue;
-        uint64_t sum = (uint64_t)m->acc[i] + (m->list[j] >> 16);
-        m->acc[i] = sum > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)sum;
-        m->counter[EV_ACC_UPDATE]++;
-    }
-    m->counter[CYC_ACC] += 2 * n;
+static void acc_add(ucm_model_t *m, uint32_t bank, uint32_t n) {
+  m->counter[UCM_CNT_CYC_ACC] += n;
+  if (!list_ok(m, n)) {
+    m->status |= UCM_STATUS_ERR_SLOT_MASK;
+    return;
+  }
+  for (uint32_t j = 0; j < n; j++) {
+    size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
+    if (!m->valid[i]) continue;
+    uint64_t sum = (uint64_t)m->acc[i] + (m->list[j] >> 16);
+    m->acc[i] = sum > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)sum;
+    m->counter[UCM_CNT_EV_ACC_UPDATE]++;
+  }
+  m->counter[UCM_CNT_CYC_ACC] += 2 * n;
 }
 
-static void find_victim(ucm_model_t *m, uint32_t bank)
-{
-    uint32_t best = m->geom.slots;
-    for (uint32_t slot = 0; slot < m->geom.slots; slot++) {
-        size_t i = slot_index(m, bank, slot);
-        if (!m->valid[i] || m->protect[i])
-            continue;
-        size_t b = slot_index(m, bank, best);
-        if (best == m->geom.slots || m->acc[i] < m->acc[b] ||
-            (m->acc[i] == m->acc[b] && m->pos[i] < m->pos[b]))
-            best = slot;
-    }
-    m->result = best;
-    if (best == m->geom.slots)
-        m->status |= UCM_STATUS_ERR_NOVICTIM_MASK;
-    m->counter[CYC_VICTIM] += rows(m) + 1;
-    m->counter[EV_MIN_DETECT]++;
+static void find_victim(ucm_model_t *m, uint32_t bank) {
+  uint32_t best = m->geom.slots;
+  for (uint32_t slot = 0; slot < m->geom.slots; slot++) {
+    size_t i = slot_index(m, bank, slot);
+    if (!m->valid[i] || m->protect[i]) continue;
+    size_t b = slot_index(m, bank, best);
+    if (best == m->geom.slots || m->acc[i] < m->acc[b] || (m->acc[i] == m->acc[b] && m->pos[i] < m->pos[b]))
+      best = slot;
+  }
+  m->result = best;
+  if (best == m->geom.slots) m->status |= UCM_STATUS_ERR_NOVICTIM_MASK;
+  m->counter[UCM_CNT_CYC_VICTIM] += rows(m) + 1;
+  m->counter[UCM_CNT_EV_MIN_DETECT]++;
 }
 
-static void command(ucm_model_t *m, uint32_t cmd)
-{
-    const ucm_geom_t *g = &m->geom;
-    uint32_t op = FIELD(cmd, UCM_CMD, OP), flags = FIELD(cmd, UCM_CMD, FLAGS);
-    uint32_t bank = FIELD(cmd, UCM_CMD, BANK), arg = FIELD(cmd, UCM_CMD, ARG);
-    m->cmd = cmd;
-    m->status = (m->status & UCM_STATUS_ERR_BUSY_MASK) | UCM_STATUS_DONE_MASK;
-    if (op < UCM_OP_WRITE_KEY || op > UCM_OP_READ_SLOT) {
-        m->status |= UCM_STATUS_ERR_CMD_MASK;
-        return;
-    }
-    if (bank >= g->banks) {
-        m->status |= UCM_STATUS_ERR_BANK_MASK;
-        return;
-    }
-    int takes_slot = op == UCM_OP_WRITE_KEY || op == UCM_OP_SLOT_CTRL || op == UCM_OP_READ_SLOT;
-    int takes_list = op == UCM_OP_EXACT || op == UCM_OP_ACC_ADD;
-    if (takes_slot && arg >= g->slots) {
-        m->status |= UCM_STATUS_ERR_SLOT_MASK;
-        return;
-    }
-    if (takes_list && (arg == 0 || arg > g->slots)) {
-        m->status |= UCM_STATUS_ERR_COUNT_MASK;
-        return;
-    }
-    if (op == UCM_OP_SEARCH && (arg == 0 || arg > m->valid_count[bank])) {
-        m->status |= UCM_STATUS_ERR_K_MASK;
-        return;
-    }
-    switch (op) {
-    case UCM_OP_WRITE_KEY:   write_key(m, bank, arg, flags); break;
-    case UCM_OP_SLOT_CTRL:   slot_ctrl(m, bank, arg, flags); break;
-    case UCM_OP_SEARCH:      search(m, bank, arg, flags); break;
-    case UCM_OP_EXACT:       exact(m, bank, arg, flags); break;
-    case UCM_OP_ACC_ADD:     acc_add(m, bank, arg); break;
-    case UCM_OP_FIND_VICTIM: find_victim(m, bank); break;
-    case UCM_OP_RESET_BANK:  reset_bank(m, bank); break;
-    default:                 read_slot(m, bank, arg); break;
-    }
+static void command(ucm_model_t *m, uint32_t cmd) {
+  const ucm_geom_t *g = &m->geom;
+  uint32_t op = FIELD(cmd, UCM_CMD, OP), flags = FIELD(cmd, UCM_CMD, FLAGS);
+  uint32_t bank = FIELD(cmd, UCM_CMD, BANK), arg = FIELD(cmd, UCM_CMD, ARG);
+  m->cmd = cmd;
+  m->status = (m->status & UCM_STATUS_ERR_BUSY_MASK) | UCM_STATUS_DONE_MASK;
+  if (op < UCM_OP_WRITE_KEY || op > UCM_OP_READ_SLOT) {
+    m->status |= UCM_STATUS_ERR_CMD_MASK;
+    return;
+  }
+  if (bank >= g->banks) {
+    m->status |= UCM_STATUS_ERR_BANK_MASK;
+    return;
+  }
+  int takes_slot = op == UCM_OP_WRITE_KEY || op == UCM_OP_SLOT_CTRL || op == UCM_OP_READ_SLOT;
+  int takes_list = op == UCM_OP_EXACT || op == UCM_OP_ACC_ADD;
+  if (takes_slot && arg >= g->slots) {
+    m->status |= UCM_STATUS_ERR_SLOT_MASK;
+    return;
+  }
+  if (takes_list && (arg == 0 || arg > g->slots)) {
+    m->status |= UCM_STATUS_ERR_COUNT_MASK;
+    return;
+  }
+  if (op == UCM_OP_SEARCH && (arg == 0 || arg > m->valid_count[bank])) {
+    m->status |= UCM_STATUS_ERR_K_MASK;
+    return;
+  }
+  switch (op) {
+    case UCM_OP_WRITE_KEY:
+      write_key(m, bank, arg, flags);
+      break;
+    case UCM_OP_SLOT_CTRL:
+      slot_ctrl(m, bank, arg, flags);
+      break;
+    case UCM_OP_SEARCH:
+      search(m, bank, arg, flags);
+      break;
+    case UCM_OP_EXACT:
+      exact(m, bank, arg, flags);
+      break;
+    case UCM_OP_ACC_ADD:
+      acc_add(m, bank, arg);
+      break;
+    case UCM_OP_FIND_VICTIM:
+      find_victim(m, bank);
+      break;
+    case UCM_OP_RESET_BANK:
+      reset_bank(m, bank);
+      break;
+    default:
+      read_slot(m, bank, arg);
+      break;
+  }
 }
 
 /* ------------------------------------------------------------ bus */
@@ -352,111 +345,179 @@ static void command(ucm_model_t *m, uint32_t cmd)
 /* Which part of the window an offset falls in; *index is the word or byte. */
 typedef enum { AREA_NONE, AREA_REG, AREA_STEP, AREA_KEY, AREA_QUERY, AREA_LIST, AREA_SCORE } area_t;
 
-static area_t decode(const ucm_model_t *m, uint32_t offset, uint32_t *index)
-{
-    const ucm_geom_t *g = &m->geom;
-    *index = (offset & 0x3FFF) >> 2;
-    if (offset < 0x100)
-        return AREA_REG;
-    if (offset >= UCM_STEP_WINDOW && offset < UCM_STEP_WINDOW + UCM_STEP_WINDOW_SIZE)
-        return (*index & 0xFF) < g->banks ? (*index &= 0xFF, AREA_STEP) : AREA_NONE;
-    if (offset >= UCM_KEY_WINDOW && offset < UCM_KEY_WINDOW + UCM_KEY_WINDOW_SIZE)
-        return (*index &= 0xFF) * 4 < g->dim ? AREA_KEY : AREA_NONE;
-    if (offset >= UCM_QUERY_WINDOW && offset < UCM_QUERY_WINDOW + UCM_QUERY_WINDOW_SIZE)
-        return (*index &= 0xFF) * 4 < g->dim ? AREA_QUERY : AREA_NONE;
-    if (offset >= UCM_LIST_WINDOW && offset < UCM_LIST_WINDOW + UCM_LIST_WINDOW_SIZE)
-        return *index < g->slots ? AREA_LIST : AREA_NONE;
-    if (offset >= UCM_SCORE_WINDOW && offset < UCM_SCORE_WINDOW + UCM_SCORE_WINDOW_SIZE)
-        return *index < g->slots ? AREA_SCORE : AREA_NONE;
-    return AREA_NONE;
+static area_t decode(const ucm_model_t *m, uint32_t offset, uint32_t *index) {
+  const ucm_geom_t *g = &m->geom;
+  *index = (offset & 0x3FFF) >> 2;
+  if (offset < 0x100) return AREA_REG;
+  if (offset >= UCM_STEP_WINDOW && offset < UCM_STEP_WINDOW + UCM_STEP_WINDOW_SIZE)
+    return (*index & 0xFF) < g->banks ? (*index &= 0xFF, AREA_STEP) : AREA_NONE;
+  if (offset >= UCM_KEY_WINDOW && offset < UCM_KEY_WINDOW + UCM_KEY_WINDOW_SIZE)
+    return (*index &= 0xFF) * 4 < g->dim ? AREA_KEY : AREA_NONE;
+  if (offset >= UCM_QUERY_WINDOW && offset < UCM_QUERY_WINDOW + UCM_QUERY_WINDOW_SIZE)
+    return (*index &= 0xFF) * 4 < g->dim ? AREA_QUERY : AREA_NONE;
+  if (offset >= UCM_LIST_WINDOW && offset < UCM_LIST_WINDOW + UCM_LIST_WINDOW_SIZE)
+    return *index < g->slots ? AREA_LIST : AREA_NONE;
+  if (offset >= UCM_SCORE_WINDOW && offset < UCM_SCORE_WINDOW + UCM_SCORE_WINDOW_SIZE)
+    return *index < g->slots ? AREA_SCORE : AREA_NONE;
+  return AREA_NONE;
 }
 
-static uint32_t bytes_word(const int8_t *v, uint32_t word)
-{
-    const uint8_t *b = (const uint8_t *)v + 4 * word;
-    return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+static uint32_t bytes_word(const int8_t *v, uint32_t word) {
+  const uint8_t *b = (const uint8_t *)v + 4 * word;
+  return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-static void bytes_write(int8_t *v, uint32_t word, uint32_t value, uint32_t be)
-{
-    for (int i = 0; i < 4; i++)
-        if (be >> i & 1)
-            v[4 * word + i] = (int8_t)(value >> (8 * i));
+static void bytes_write(int8_t *v, uint32_t word, uint32_t value, uint32_t be) {
+  for (int i = 0; i < 4; i++)
+    if (be >> i & 1) v[4 * word + i] = (int8_t)(value >> (8 * i));
 }
 
-int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value)
-{
-    const ucm_geom_t *g = &m->geom;
-    uint32_t idx;
-    *value = 0;
-    switch (decode(m, offset & 0xFFFC, &idx)) {
-    case AREA_STEP:  *value = m->step[idx]; return 0;
-    case AREA_KEY:   *value = bytes_word(m->key, idx); return 0;
-    case AREA_QUERY: *value = bytes_word(m->query, idx); return 0;
-    case AREA_LIST:  *value = m->list[idx]; return 0;
-    case AREA_SCORE: *value = (uint32_t)m->score[idx]; return 0;
-    case AREA_NONE:  return -1;
-    case AREA_REG:   break;
-    }
-    uint32_t reg = offset & 0xFC;
-    if (reg >= UCM_CYC_WRITE_OFFSET && reg < UCM_CYC_WRITE_OFFSET + 4 * UCM_COUNTERS) {
-        *value = m->counter[(reg - UCM_CYC_WRITE_OFFSET) / 4];
-        return 0;
-    }
-    switch (reg) {
-    case UCM_GEOM_OFFSET:  *value = g->slots | g->banks << 16; break;
-    case UCM_SHAPE_OFFSET: *value = g->dim | g->cell_bits << 16 | g->q_bits << 20 | g->lanes << 24; break;
-    case UCM_CONV_OFFSET:  *value = g->adc_count | g->adc_bits << 16 | m->score_bits << 24; break;
-    case UCM_CMD_OFFSET:         *value = m->cmd; break;
-    case UCM_STATUS_OFFSET:      *value = m->status; break;
-    case UCM_RESULT_OFFSET:      *value = m->result; break;
-    case UCM_IRQ_ENABLE_OFFSET:  *value = m->irq_enable; break;
-    case UCM_POS_OFFSET:         *value = m->pos_reg; break;
-    case UCM_ACC_INIT_OFFSET:    *value = m->acc_init; break;
-    case UCM_THRESHOLD_OFFSET:   *value = m->threshold; break;
-    case UCM_CAM_CFG_OFFSET:     *value = m->cam_cfg; break;
-    case UCM_ADC_CFG_OFFSET:     *value = m->adc_cfg; break;
-    case UCM_NOISE_CFG_OFFSET:   *value = m->noise_cfg; break;
-    case UCM_SEED_OFFSET:        *value = m->seed; break;
-    case UCM_SLOT_META_OFFSET:   *value = m->slot_meta; break;
-    case UCM_SLOT_ACC_OFFSET:    *value = m->slot_acc; break;
-    case UCM_VALID_COUNT_OFFSET: *value = m->slot_valid_count; break;
-    default: return -1;
-    }
-    return 0;
-}
-
-int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be)
-{
-    uint32_t idx;
-    switch (decode(m, offset & 0xFFFC, &idx)) {
-    case AREA_STEP:  if (be & 1) m->step[idx] = (uint8_t)value; return 0;
-    case AREA_KEY:   bytes_write(m->key, idx, value, be); return 0;
-    case AREA_QUERY: bytes_write(m->query, idx, value, be); return 0;
-    case AREA_LIST:  m->list[idx] = value; return 0;
+int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
+  const ucm_geom_t *g = &m->geom;
+  uint32_t idx;
+  *value = 0;
+  switch (decode(m, offset & 0xFFFC, &idx)) {
+    case AREA_STEP:
+      *value = m->step[idx];
+      return 0;
+    case AREA_KEY:
+      *value = bytes_word(m->key, idx);
+      return 0;
+    case AREA_QUERY:
+      *value = bytes_word(m->query, idx);
+      return 0;
+    case AREA_LIST:
+      *value = m->list[idx];
+      return 0;
     case AREA_SCORE:
-    case AREA_NONE:  return -1;
-    case AREA_REG:   break;
-    }
-    switch (offset & 0xFC) {
-    case UCM_CMD_OFFSET:        command(m, value); break;
-    case UCM_STATUS_OFFSET:     m->status &= ~(value & (ERR_BITS | UCM_STATUS_ERR_BUSY_MASK | UCM_STATUS_DONE_MASK)); break;
-    case UCM_IRQ_ENABLE_OFFSET: m->irq_enable = value & UCM_IRQ_ENABLE_DONE_MASK; break;
-    case UCM_CTRL_OFFSET:
-        if (value & UCM_CTRL_CLEAR_COUNTERS_MASK)
-            memset(m->counter, 0, sizeof m->counter);
-        break;
-    case UCM_POS_OFFSET:       m->pos_reg = value & UCM_POS_POS_MASK; break;
-    case UCM_ACC_INIT_OFFSET:  m->acc_init = value; break;
-    case UCM_THRESHOLD_OFFSET: m->threshold = value; break;
-    case UCM_CAM_CFG_OFFSET:   m->cam_cfg = value & (UCM_CAM_CFG_QSTEP_MASK | UCM_CAM_CFG_ALPHA_MASK); break;
-    case UCM_ADC_CFG_OFFSET:   m->adc_cfg = value & (UCM_ADC_CFG_GAIN_MASK | UCM_ADC_CFG_SHIFT_MASK); break;
-    case UCM_NOISE_CFG_OFFSET: m->noise_cfg = value; break;
-    case UCM_SEED_OFFSET:
-        m->seed = value;
-        m->write_serial = m->search_serial = 0;
-        break;
-    default: return -1;  /* read-only or unmapped */
-    }
+      *value = (uint32_t)m->score[idx];
+      return 0;
+    case AREA_NONE:
+      return -1;
+    case AREA_REG:
+      break;
+  }
+  uint32_t reg = offset & 0xFC;
+  if (reg >= UCM_CYC_WRITE_OFFSET && reg < UCM_CYC_WRITE_OFFSET + 4 * UCM_COUNTERS) {
+    *value = m->counter[(reg - UCM_CYC_WRITE_OFFSET) / 4];
     return 0;
+  }
+  switch (reg) {
+    case UCM_GEOM_OFFSET:
+      *value = g->slots | g->banks << 16;
+      break;
+    case UCM_SHAPE_OFFSET:
+      *value = g->dim | g->cell_bits << 16 | g->q_bits << 20 | g->lanes << 24;
+      break;
+    case UCM_CONV_OFFSET:
+      *value = g->adc_count | g->adc_bits << 16 | m->score_bits << 24;
+      break;
+    case UCM_CMD_OFFSET:
+      *value = m->cmd;
+      break;
+    case UCM_STATUS_OFFSET:
+      *value = m->status;
+      break;
+    case UCM_RESULT_OFFSET:
+      *value = m->result;
+      break;
+    case UCM_IRQ_ENABLE_OFFSET:
+      *value = m->irq_enable;
+      break;
+    case UCM_POS_OFFSET:
+      *value = m->pos_reg;
+      break;
+    case UCM_ACC_INIT_OFFSET:
+      *value = m->acc_init;
+      break;
+    case UCM_THRESHOLD_OFFSET:
+      *value = m->threshold;
+      break;
+    case UCM_CAM_CFG_OFFSET:
+      *value = m->cam_cfg;
+      break;
+    case UCM_ADC_CFG_OFFSET:
+      *value = m->adc_cfg;
+      break;
+    case UCM_NOISE_CFG_OFFSET:
+      *value = m->noise_cfg;
+      break;
+    case UCM_SEED_OFFSET:
+      *value = m->seed;
+      break;
+    case UCM_SLOT_META_OFFSET:
+      *value = m->slot_meta;
+      break;
+    case UCM_SLOT_ACC_OFFSET:
+      *value = m->slot_acc;
+      break;
+    case UCM_VALID_COUNT_OFFSET:
+      *value = m->slot_valid_count;
+      break;
+    default:
+      return -1;
+  }
+  return 0;
+}
+
+int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be) {
+  uint32_t idx;
+  switch (decode(m, offset & 0xFFFC, &idx)) {
+    case AREA_STEP:
+      if (be & 1) m->step[idx] = (uint8_t)value;
+      return 0;
+    case AREA_KEY:
+      bytes_write(m->key, idx, value, be);
+      return 0;
+    case AREA_QUERY:
+      bytes_write(m->query, idx, value, be);
+      return 0;
+    case AREA_LIST:
+      m->list[idx] = value;
+      return 0;
+    case AREA_SCORE:
+    case AREA_NONE:
+      return -1;
+    case AREA_REG:
+      break;
+  }
+  switch (offset & 0xFC) {
+    case UCM_CMD_OFFSET:
+      command(m, value);
+      break;
+    case UCM_STATUS_OFFSET:
+      m->status &= ~(value & (ERR_BITS | UCM_STATUS_ERR_BUSY_MASK | UCM_STATUS_DONE_MASK));
+      break;
+    case UCM_IRQ_ENABLE_OFFSET:
+      m->irq_enable = value & UCM_IRQ_ENABLE_DONE_MASK;
+      break;
+    case UCM_CTRL_OFFSET:
+      if (value & UCM_CTRL_CLEAR_COUNTERS_MASK) memset(m->counter, 0, sizeof m->counter);
+      break;
+    case UCM_POS_OFFSET:
+      m->pos_reg = value & UCM_POS_POS_MASK;
+      break;
+    case UCM_ACC_INIT_OFFSET:
+      m->acc_init = value;
+      break;
+    case UCM_THRESHOLD_OFFSET:
+      m->threshold = value;
+      break;
+    case UCM_CAM_CFG_OFFSET:
+      m->cam_cfg = value & (UCM_CAM_CFG_QSTEP_MASK | UCM_CAM_CFG_ALPHA_MASK);
+      break;
+    case UCM_ADC_CFG_OFFSET:
+      m->adc_cfg = value & (UCM_ADC_CFG_GAIN_MASK | UCM_ADC_CFG_SHIFT_MASK);
+      break;
+    case UCM_NOISE_CFG_OFFSET:
+      m->noise_cfg = value;
+      break;
+    case UCM_SEED_OFFSET:
+      m->seed = value;
+      m->write_serial = m->search_serial = 0;
+      break;
+    default:
+      return -1; /* read-only or unmapped */
+  }
+  return 0;
 }

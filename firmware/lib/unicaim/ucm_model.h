@@ -9,37 +9,52 @@
 #include <stdint.h>
 
 typedef struct {
-    uint32_t banks, slots, dim;
-    uint32_t cell_bits;  /* 1 or 3 */
-    uint32_t q_bits;     /* 2..8 */
-    uint32_t adc_bits;   /* 2..16 */
-    uint32_t adc_count;
-    uint32_t lanes;      /* power of two dividing slots */
+  uint32_t banks, slots, dim;
+  uint32_t cell_bits; /* 1 or 3 */
+  uint32_t q_bits;    /* 2..8 */
+  uint32_t adc_bits;  /* 2..16 */
+  uint32_t adc_count;
+  uint32_t lanes; /* power of two dividing slots */
 } ucm_geom_t;
 
+/* The block's counters, in register order: busy cycles per mode, then
+ * device events. */
 enum {
-    UCM_COUNTERS = 13  /* CYC_WRITE .. EV_SEARCH, in register order */
+  UCM_CNT_CYC_WRITE,
+  UCM_CNT_CYC_SEARCH,
+  UCM_CNT_CYC_EXACT,
+  UCM_CNT_CYC_ACC,
+  UCM_CNT_CYC_VICTIM,
+  UCM_CNT_CYC_MISC,
+  UCM_CNT_EV_CELL_WRITE,
+  UCM_CNT_EV_CELL_SEARCH,
+  UCM_CNT_EV_ACC_UPDATE,
+  UCM_CNT_EV_ADC_CONV,
+  UCM_CNT_EV_ADC_ROUND,
+  UCM_CNT_EV_MIN_DETECT,
+  UCM_CNT_EV_SEARCH,
+  UCM_COUNTERS
 };
 
 typedef struct {
-    ucm_geom_t geom;
-    uint32_t score_bits;
-    /* Per slot (bank-major). */
-    int8_t *cell;  /* banks * slots * dim conductances */
-    uint8_t *valid, *protect;
-    uint16_t *pos;
-    uint32_t *acc;
-    uint32_t *valid_count;  /* per bank */
-    uint8_t *step;          /* per bank */
-    int8_t *key, *query;    /* staging, dim each */
-    uint32_t *list;         /* slots entries */
-    int32_t *score;
-    int32_t *similarity;    /* SEARCH's per-slot S (the search memory) */
-    /* Registers. */
-    uint32_t cmd, status, result, irq_enable, pos_reg, acc_init, threshold;
-    uint32_t cam_cfg, adc_cfg, noise_cfg, seed, slot_meta, slot_acc, slot_valid_count;
-    uint32_t write_serial, search_serial;
-    uint32_t counter[UCM_COUNTERS];
+  ucm_geom_t geom;
+  uint32_t score_bits;
+  /* Per slot (bank-major). */
+  int8_t *cell; /* banks * slots * dim conductances */
+  uint8_t *valid, *protect;
+  uint16_t *pos;
+  uint32_t *acc;
+  uint32_t *valid_count; /* per bank */
+  uint8_t *step;         /* per bank */
+  int8_t *key, *query;   /* staging, dim each */
+  uint32_t *list;        /* slots entries */
+  int32_t *score;
+  int32_t *similarity; /* SEARCH's per-slot S (the search memory) */
+  /* Registers. */
+  uint32_t cmd, status, result, irq_enable, pos_reg, acc_init, threshold;
+  uint32_t cam_cfg, adc_cfg, noise_cfg, seed, slot_meta, slot_acc, slot_valid_count;
+  uint32_t write_serial, search_serial;
+  uint32_t counter[UCM_COUNTERS];
 } ucm_model_t;
 
 /* Bytes of storage ucm_model_init needs for this geometry. */
