@@ -32,5 +32,42 @@ $(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) 
 endef
 $(foreach c,$(UCM_CFGS),$(eval $(call UCM_COSIM_RULE,$(c))))
 
-.PHONY: ucm-cosim
-ucm-cosim: $(UCM_COSIMS)
+
+# The modeled energy/latency report (host; the golden model through the driver).
+UCM_REPORT := $(UCM_BUILD)/ucm_report
+UCM_HOST_SRCS := $(UCM_LIB) firmware/lib/unicaim/ucm.c firmware/lib/unicaim/ucm_energy.c
+$(UCM_REPORT): tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Ifirmware/lib/unicaim \
+	  tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) -o $@
+
+# Benchmarks: the block's emulation cost and attention speedup on the paper-
+# sized array (one run of firmware/apps/ucmbench), the model report, and
+# Yosys counts for the board configuration (20 x 128 x 8, the stories260K
+# cache of 128 tokens) and the paper's (576 x 128).
+$(BENCH_DIR)/ucm.txt: $(SIM_BIN_PAPER) $(FW_BUILD)/ucmbench.elf $(UCM_REPORT)
+	@mkdir -p $(BENCH_DIR)
+	$(SIM_BIN_PAPER) --elf $(FW_BUILD)/ucmbench.elf --max-cycles 100000000 | grep '^BENCH' > $@.tmp
+	$(UCM_REPORT) >> $@.tmp
+	mv $@.tmp $@
+
+UCM_SYNTH_board := chparam -set Banks 20 -set Slots 128 -set Dim 8 -set Lanes 4 ucm_block
+UCM_SYNTH_paper := chparam -set Banks 1 -set Slots 576 -set Dim 128 -set Lanes 8 ucm_block
+$(SYNTH_DIR)/ucm_%_ecp5.json: $(RTL_PKGS) $(UCM_RTL) mk/unicaim.mk | deps
+	@mkdir -p $(SYNTH_DIR)
+	yosys -q -l $(SYNTH_DIR)/ucm_$*.log -p "read_verilog -sv $(RTL_PKGS) $(UCM_RTL); \
+	  $(UCM_SYNTH_$*); synth_ecp5 -top ucm_block; tee -q -o $@ stat -json"
+
+$(BENCH_DIR)/ucm_synth.txt: $(SYNTH_DIR)/ucm_board_ecp5.json $(SYNTH_DIR)/ucm_paper_ecp5.json
+	@mkdir -p $(BENCH_DIR)
+	for c in board paper; do \
+	  $(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/ucm_$${c}_ecp5.json --prefix ucm_$$c --arch ecp5; \
+	done > $@
+
+.PHONY: bench-ucm
+bench-ucm: $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_synth.txt
+	@cat $^
+bench: bench-ucm
+
+.PHONY: ucm-tests
+ucm-tests: $(UCM_COSIMS) $(UCM_REPORT)

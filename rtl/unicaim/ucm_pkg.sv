@@ -49,9 +49,11 @@ package ucm_pkg;
                                                    logic [7:0] sigma, logic [15:0] stuck_rate,
                                                    logic [31:0] variation_draw, logic [16:0] stuck_draw);
     logic signed [31:0] level, value, full;
+    logic [1:0]         m;
+    m = magnitude(key, step, 2'd3);
     full = (cell_bits == 1) ? 32'sd8 : 32'sd24;
     if (cell_bits == 1) level = key[7] ? -32'sd1 : 32'sd1;
-    else level = key[7] ? -32'(magnitude(key, step, 2'd3)) : 32'(magnitude(key, step, 2'd3));
+    else level = key[7] ? -$signed({30'b0, m}) : $signed({30'b0, m});
     value = level * 32'sd8 + noise(variation_draw, sigma);
     if (value > CellMax) value = CellMax;
     if (value < -CellMax) value = -CellMax;
@@ -61,9 +63,9 @@ package ucm_pkg;
 
   // CAM drive level of a query component: -2..2 by step.
   function automatic logic signed [2:0] query_level(logic [7:0] q, logic [7:0] step);
-    logic [2:0] m;
-    m = 3'(magnitude(q, step, 2'd2));
-    query_level = q[7] ? -$signed(m) : $signed(m);
+    logic [1:0] m;
+    m = magnitude(q, step, 2'd2);
+    query_level = q[7] ? -$signed({1'b0, m}) : $signed({1'b0, m});
   endfunction
 
   // Signed converter of adc_bits: sat((current * gain) >>> shift).

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "attention.h"
 #include "fixmath.h"
 
 /* ---------------------------------------------------------------- arena */
@@ -103,98 +104,6 @@ static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
   return (int32_t)(((int64_t)maxabs << 14) / 32767);  /* Q16 -> Q30, / 32767 */
 }
 
-/* dots[t] = q . k_t for COUNT keys STRIDE bytes apart (int8, head size HS,
-   a multiple of 8): eight query values stay in registers while the keys
-   stream past, so each key byte costs a load, a multiply and an add. */
-static void attention_dots(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, int count,
-                           int hs) {
-  for (int c = 0; c < hs; c += 8) {
-    const int32_t q0 = q[c], q1 = q[c + 1], q2 = q[c + 2], q3 = q[c + 3];
-    const int32_t q4 = q[c + 4], q5 = q[c + 5], q6 = q[c + 6], q7 = q[c + 7];
-    const int8_t *k = keys + c;
-    for (int t = 0; t < count; t++, k += stride) {
-      int32_t d = q0 * k[0] + q1 * k[1] + q2 * k[2] + q3 * k[3] + q4 * k[4] + q5 * k[5] + q6 * k[6] +
-                  q7 * k[7];
-      dots[t] = c ? dots[t] + d : d;
-    }
-  }
-}
-
-/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart:
-   eight accumulators stay in registers while the rows stream past. */
-static void attention_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count,
-                             int hs) {
-  for (int c = 0; c < hs; c += 8) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-    const int8_t *v = values + c;
-    for (int t = 0; t < count; t++, v += stride) {
-      const int32_t wt = w[t];
-      a0 += wt * v[0];
-      a1 += wt * v[1];
-      a2 += wt * v[2];
-      a3 += wt * v[3];
-      a4 += wt * v[4];
-      a5 += wt * v[5];
-      a6 += wt * v[6];
-      a7 += wt * v[7];
-    }
-    out[c] = a0;
-    out[c + 1] = a1;
-    out[c + 2] = a2;
-    out[c + 3] = a3;
-    out[c + 4] = a4;
-    out[c + 5] = a5;
-    out[c + 6] = a6;
-    out[c + 7] = a7;
-  }
-}
-
-/* The same for two query heads that share these keys (grouped-query
-   attention): each key byte is loaded once for both. */
-static void attention_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb,
-                            const int8_t *keys, size_t stride, int count, int hs) {
-  for (int c = 0; c < hs; c += 4) {
-    const int32_t a0 = qa[c], a1 = qa[c + 1], a2 = qa[c + 2], a3 = qa[c + 3];
-    const int32_t b0 = qb[c], b1 = qb[c + 1], b2 = qb[c + 2], b3 = qb[c + 3];
-    const int8_t *k = keys + c;
-    for (int t = 0; t < count; t++, k += stride) {
-      const int32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
-      int32_t da = a0 * k0 + a1 * k1 + a2 * k2 + a3 * k3;
-      int32_t db = b0 * k0 + b1 * k1 + b2 * k2 + b3 * k3;
-      dots_a[t] = c ? dots_a[t] + da : da;
-      dots_b[t] = c ? dots_b[t] + db : db;
-    }
-  }
-}
-
-static void attention_values2(int32_t *out_a, int32_t *out_b, const int32_t *w_a, const int32_t *w_b,
-                              const int8_t *values, size_t stride, int count, int hs) {
-  for (int c = 0; c < hs; c += 4) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-    const int8_t *v = values + c;
-    for (int t = 0; t < count; t++, v += stride) {
-      const int32_t wa = w_a[t], wb = w_b[t];
-      const int32_t v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
-      a0 += wa * v0;
-      a1 += wa * v1;
-      a2 += wa * v2;
-      a3 += wa * v3;
-      b0 += wb * v0;
-      b1 += wb * v1;
-      b2 += wb * v2;
-      b3 += wb * v3;
-    }
-    out_a[c] = a0;
-    out_a[c + 1] = a1;
-    out_a[c + 2] = a2;
-    out_a[c + 3] = a3;
-    out_b[c] = b0;
-    out_b[c + 1] = b1;
-    out_b[c + 2] = b2;
-    out_b[c + 3] = b3;
-  }
-}
-
 /* out = W x for x already quantised to XQ with scale XS (Q30). The combined
    row scale is Q40; acc * combined stays far inside int64 because it is the
    output (Q16, int32) times 2^24. */
@@ -294,8 +203,8 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
           head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
         }
         int32_t *att[2] = {s->att + (size_t)h * seq, s->att + (size_t)(h + pair - 1) * seq};
-        if (pair == 2) attention_dots2(att[0], att[1], qq[0], qq[1], keys, (size_t)kv_dim, pos + 1, hs);
-        else attention_dots(att[0], qq[0], keys, (size_t)kv_dim, pos + 1, hs);
+        if (pair == 2) attn_dots2(att[0], att[1], qq[0], qq[1], keys, (size_t)kv_dim, pos + 1, hs);
+        else attn_dots(att[0], qq[0], keys, (size_t)kv_dim, pos + 1, hs);
         for (int j = 0; j < pair; j++) {
           int32_t *a = att[j];
           int32_t max = INT32_MIN;
@@ -318,10 +227,10 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
           }
         }
         if (pair == 2) {
-          attention_values2(s->xb + h * hs, s->xb + (h + 1) * hs, att[0], att[1], values, (size_t)kv_dim,
+          attn_values2(s->xb + h * hs, s->xb + (h + 1) * hs, att[0], att[1], values, (size_t)kv_dim,
                             pos + 1, hs);
         } else {
-          attention_values(s->xb + h * hs, att[0], values, (size_t)kv_dim, pos + 1, hs);
+          attn_values(s->xb + h * hs, att[0], values, (size_t)kv_dim, pos + 1, hs);
         }
         h += pair;
       }
