@@ -6,18 +6,22 @@ TOKENIZER   ?= $(MODELS_DIR)/tok512.bin
 LLM_BUILD   := $(BUILD)/llm
 LLM_IMAGE   := $(LLM_BUILD)/model.ucm
 HOST_CC     := gcc
-HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmware/lib/util
-LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c) firmware/lib/util/crc32.c
+HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmware/lib/util \
+               -Ifirmware/lib/unicaim -I$(GEN)
+# The UniCAIM KV-cache backend runs on the golden model through the driver.
+LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c) firmware/lib/util/crc32.c \
+                $(addprefix firmware/lib/unicaim/,ucm.c ucm_model.c ucm_arith.c)
+LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
 
 $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)
 	$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
 
-$(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
+$(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
 
-$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(wildcard firmware/lib/llm/*.h)
+$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 

@@ -44,10 +44,10 @@ def collect(build, run):
         ok = rc == 0 and m and float(m.group(1)) >= 95.0 and r and float(r.group(1)) < 1.03
         return ok, out + err
 
-    def soc_story(args):
+    def soc_story(args, setup=""):
         script = os.path.join(tmp, "story_%d.txt" % len(os.listdir(tmp)))
         with open(script, "w") as f:
-            f.write(f"story {args}\nexit 0\n")
+            f.write(f"{setup}story {args}\nexit 0\n")
         rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
                             os.path.join(build, "sim", "unicaim-sim"), "--elf",
                             os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "600"], 900)
@@ -71,6 +71,28 @@ def collect(build, run):
         rc, out, err, soc = soc_story("-n 16 -t 900 -p 900 -s 7 --ids Lily")
         want = host_story(["-n", "16", "-t", "0.9", "-p", "0.9", "-s", "7", "-i", "Lily"])
         return rc == 0 and soc is not None and soc == want, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-800:]}"
+
+    @add("soc-matches-host-unicaim-kv")
+    def _():
+        # Attention through the array block on the SoC and through the golden
+        # model on the host: the same tokens (top-16 of the cached keys).
+        rc, out, err, soc = soc_story("-n 24 --ids Once upon a time", "kv unicaim 16\n")
+        want = host_story(["-n", "24", "-i", "Once upon a time", "--kv", "unicaim", "--top-k", "16"])
+        dense = host_story(["-n", "24", "-i", "Once upon a time"])
+        ok = (rc == 0 and soc is not None and soc == want and "kv: UniCAIM array, top-k 16" in out
+              and "error" not in out and want != dense)
+        return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
+
+    @add("soc-kv-bad-input")
+    def _():
+        script = os.path.join(tmp, "kvbad.txt")
+        with open(script, "w") as f:
+            f.write("kv unicaim 9999\nkv unicaim x\nkv fast\nkv unicaim 4 nope\nkv\nexit 0\n")
+        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
+                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
+                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "300"], 600)
+        ok = rc == 0 and out.count("error: usage: kv") == 4 and "kv: dense attention in software" in out
+        return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}"
 
     @add("soc-bad-story-input")
     def _():

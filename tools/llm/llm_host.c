@@ -1,8 +1,10 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
-                   [-i prompt] [--ids]
+                   [-i prompt] [--ids] [--kv unicaim [--top-k K] [--ideal]]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
-   test compares against). */
+   test compares against). --kv unicaim attends through the UniCAIM golden
+   model (one bank per layer and KV head, a slot per position), as the SoC's
+   "kv unicaim K" does through the block. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "sampler.h"
 #include "tokenizer.h"
 #include "transformer.h"
+#include "ucm.h"
 
 typedef struct {
   int ids;
@@ -36,7 +39,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
     return 2;
   }
-  int steps = 256, ids = 0;
+  int steps = 256, ids = 0, unicaim = 0, top_k = 0, ideal = 0;
   int32_t temperature = 0, topp = q16("0.9");
   uint64_t seed = 1;
   const char *prompt = "";
@@ -47,6 +50,10 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "-p")) topp = q16(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "-s")) seed = strtoull(argv[++i], NULL, 0);
     else if (i + 1 < argc && !strcmp(argv[i], "-i")) prompt = argv[++i];
+    else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "unicaim")) unicaim = 1, i++;
+    else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "dense")) unicaim = 0, i++;
+    else if (i + 1 < argc && !strcmp(argv[i], "--top-k")) top_k = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--ideal")) ideal = 1;
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
@@ -68,6 +75,21 @@ int main(int argc, char **argv) {
   void *arena = malloc(llm_state_bytes(&model));
   llm_state_t state;
   llm_state_init(&state, &model, arena);
+  /* The simulator's array: 4 lanes, 3-bit cells, 64 10-bit ADCs. */
+  ucm_geom_t geom = {.banks = (uint32_t)(model.n_layers * model.n_kv_heads), .slots = (uint32_t)model.seq_len,
+                     .dim = (uint32_t)model.head_size, .cell_bits = 3, .q_bits = 8, .adc_bits = 10,
+                     .adc_count = 64, .lanes = 4};
+  ucm_model_t array_model;
+  ucm_t array;
+  if (unicaim) {
+    void *mem = malloc(ucm_model_bytes(&geom));
+    int err = mem && !ucm_model_init(&array_model, &geom, mem) ? ucm_open_model(&array, &array_model) : UCM_E_ABSENT;
+    if (!err) err = kv_use_unicaim(&state.kv, &array, top_k < 0 ? 0 : (unsigned)top_k, ideal);
+    if (err) {
+      fprintf(stderr, "llm_host: array: %s\n", ucm_strerror(err));
+      return 2;
+    }
+  }
   int32_t *probs = malloc(sizeof(int32_t) * (size_t)model.vocab_size);
   uint16_t *order = malloc(sizeof(uint16_t) * (size_t)model.vocab_size);
   llm_sampler_t sampler;
@@ -84,6 +106,10 @@ int main(int argc, char **argv) {
   ctx.ids = ids;
   llm_gen_stats_t stats;
   llm_generate(&state, &sampler, tokens, n, steps, emit, &ctx, &stats);
+  if (state.kv.error) {
+    fprintf(stderr, "llm_host: array: %s\n", ucm_strerror(state.kv.error));
+    return 1;
+  }
   if (ids) {
     printf("TOKENS");
     for (int i = 0; i < ctx.count; i++) printf(" %d", ctx.tokens[i]);

@@ -15,6 +15,7 @@
 #include "tokenizer.h"
 #include "transformer.h"
 #include "uart.h"
+#include "ucm.h"
 
 #ifndef LLM_ARENA_BYTES
 #define LLM_ARENA_BYTES (1024 * 1024)
@@ -29,6 +30,8 @@ static int prompt_tokens[1024];
 static int32_t probs[65536 / 4];
 static uint16_t order[65536 / 4];
 static char work[2048];
+static ucm_t array;
+static int array_ok; /* the SoC has the block and it fits the model */
 
 typedef struct {
   int count;
@@ -114,6 +117,7 @@ static int cmd_story(int argc, char **argv) {
            (unsigned long long)(state.phase_cycles[LLM_PHASE_ATTENTION] * 100 / total),
            (unsigned long long)(state.phase_cycles[LLM_PHASE_OTHER] * 100 / total));
   }
+  if (state.kv.error) printf("error: array: %s\n", ucm_strerror(state.kv.error));
   if (per_token) {
     print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
     printf(" tok/s at %lu MHz; kv cache %d of %d positions\n", (unsigned long)(SYSCTL_CLK_HZ / 1000000),
@@ -179,11 +183,41 @@ static int cmd_model(int argc, char **argv) {
   return 0;
 }
 
+/* kv [dense | unicaim [k] [ideal]]: where attention runs. */
+static int cmd_kv(int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "dense") && argc == 2) {
+    kv_use_dense(&state.kv);
+  } else if (argc >= 2 && !strcmp(argv[1], "unicaim") && argc <= 4) {
+    int32_t k = 0;
+    int ideal = argc == 4 && !strcmp(argv[3], "ideal");
+    if ((argc >= 3 && !cmd_parse_i32_range(argv[2], 0, model.seq_len, &k)) || (argc == 4 && !ideal)) {
+      printf("error: usage: kv unicaim [0..%d] [ideal]\n", model.seq_len);
+      return -1;
+    }
+    if (!array_ok) {
+      printf("error: no array block for this model in this SoC\n");
+      return -1;
+    }
+    int err = kv_use_unicaim(&state.kv, &array, (unsigned)k, ideal);
+    if (err) {
+      printf("error: array: %s\n", ucm_strerror(err));
+      return -1;
+    }
+  } else if (argc != 1) {
+    printf("error: usage: kv [dense | unicaim [k] [ideal]]\n");
+    return -1;
+  }
+  if (state.kv.backend == KV_DENSE) printf("kv: dense attention in software\n");
+  else printf("kv: UniCAIM array, top-k %u%s\n", state.kv.top_k, state.kv.exact_ideal ? ", ideal exact scores" : "");
+  return 0;
+}
+
 static const cmd_t commands[] = {
     {"help", "", "this list", console_cmd_help},
     {"model", "", "the model's shape", cmd_model},
     {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
+    {"kv", "[dense | unicaim [k] [ideal]]", "attention in software or through the array block", cmd_kv},
     {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };
@@ -204,6 +238,9 @@ int main(void) {
   }
   llm_state_init(&state, &model, arena);
   state.clock = read_cycle;
+  const ucm_geom_t *g = &array.geom;
+  array_ok = ucm_open_mmio(&array) == UCM_OK && g->banks >= (uint32_t)(model.n_layers * model.n_kv_heads) &&
+             g->slots >= (uint32_t)model.seq_len && g->dim == (uint32_t)model.head_size;
   printf("\nUniCAIM SoC language model console. ");
   cmd_model(0, NULL);
   console_run(commands);

@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "attention.h"
 #include "fixmath.h"
 
 /* ---------------------------------------------------------------- arena */
@@ -17,6 +16,7 @@ size_t llm_state_bytes(const llm_model_t *m) {
   size_t cache = (size_t)m->n_layers * (size_t)m->seq_len;
   n += 2 * align4(cache * (size_t)m->kv_dim);
   n += 2 * 4 * cache * (size_t)m->n_kv_heads;
+  n += align4(2 * (size_t)m->seq_len); /* the KV cache's selection */
   return n;
 }
 
@@ -39,11 +39,19 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   CARVE(att, int32_t, (size_t)m->n_heads * (size_t)m->seq_len);
   CARVE(logits, int32_t, m->vocab_size);
   CARVE(xq, int16_t, m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
-  CARVE(key_cache, int8_t, cache * (size_t)m->kv_dim);
-  CARVE(value_cache, int8_t, cache * (size_t)m->kv_dim);
-  CARVE(key_scale, int32_t, cache * (size_t)m->n_kv_heads);
-  CARVE(value_scale, int32_t, cache * (size_t)m->n_kv_heads);
+  kv_cache_t *kv = &s->kv;
+  CARVE(kv.keys, int8_t, cache * (size_t)m->kv_dim);
+  CARVE(kv.values, int8_t, cache * (size_t)m->kv_dim);
+  CARVE(kv.key_scale, int32_t, cache * (size_t)m->n_kv_heads);
+  CARVE(kv.value_scale, int32_t, cache * (size_t)m->n_kv_heads);
+  CARVE(kv.selected, uint16_t, m->seq_len);
 #undef CARVE
+  kv->backend = KV_DENSE;
+  kv->n_layers = m->n_layers;
+  kv->n_kv_heads = m->n_kv_heads;
+  kv->head_size = m->head_size;
+  kv->seq_len = m->seq_len;
+  kv->att = s->att;
 }
 
 /* ---------------------------------------------------------------- pieces */
@@ -163,7 +171,6 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
 
   for (int l = 0; l < m->n_layers; l++) {
     const llm_layer_t *L = &m->layers[l];
-    size_t cache_row = (size_t)l * (size_t)m->seq_len;
 
     rmsnorm(s->xb, s->x, L->rms_att, dim);
     int32_t xs = quantize16(s->xq, s->xb, dim);
@@ -177,22 +184,15 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
 
     /* Append this position's key and value, int8 per kv head. */
     for (int h = 0; h < m->n_kv_heads; h++) {
-      size_t slot = (cache_row + (size_t)pos) * (size_t)m->n_kv_heads + (size_t)h;
-      size_t at = (cache_row + (size_t)pos) * (size_t)kv_dim + (size_t)(h * hs);
-      s->key_scale[slot] = quantize(s->key_cache + at, s->k + h * hs, hs);
-      s->value_scale[slot] = quantize(s->value_cache + at, s->v + h * hs, hs);
+      int8_t kq[LLM_MAX_HEAD_SIZE], vq[LLM_MAX_HEAD_SIZE];
+      int32_t ks = quantize(kq, s->k + h * hs, hs);
+      int32_t vs = quantize(vq, s->v + h * hs, hs);
+      kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
     }
 
-    /* Attention, head by head (heads h and h+1.. share kv head h / kv_mul):
-       scores and their maximum, then exp and sum, then the weighted values. */
-    const size_t nkv = (size_t)m->n_kv_heads;
-    const size_t seq = (size_t)m->seq_len;
+    /* Attention through the KV cache, query heads two at a time where they
+       share a kv head (heads h, h+1.. use kv head h / kv_mul). */
     for (int kvh = 0; kvh < m->n_kv_heads; kvh++) {
-      const int8_t *keys = s->key_cache + cache_row * (size_t)kv_dim + (size_t)(kvh * hs);
-      const int8_t *values = s->value_cache + cache_row * (size_t)kv_dim + (size_t)(kvh * hs);
-      const int32_t *kscale = s->key_scale + cache_row * nkv + (size_t)kvh;
-      const int32_t *vscale = s->value_scale + cache_row * nkv + (size_t)kvh;
-      /* The query heads of this kv head, two at a time where possible. */
       for (int h = kvh * kv_mul; h < (kvh + 1) * kv_mul;) {
         int pair = (h + 1 < (kvh + 1) * kv_mul) ? 2 : 1;
         int8_t qq[2][LLM_MAX_HEAD_SIZE];
@@ -202,36 +202,9 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
           /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
           head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
         }
-        int32_t *att[2] = {s->att + (size_t)h * seq, s->att + (size_t)(h + pair - 1) * seq};
-        if (pair == 2) attn_dots2(att[0], att[1], qq[0], qq[1], keys, (size_t)kv_dim, pos + 1, hs);
-        else attn_dots(att[0], qq[0], keys, (size_t)kv_dim, pos + 1, hs);
-        for (int j = 0; j < pair; j++) {
-          int32_t *a = att[j];
-          int32_t max = INT32_MIN;
-          for (int t = 0; t <= pos; t++) {
-            int32_t partial = (int32_t)(((int64_t)a[t] * kscale[(size_t)t * nkv]) >> 16); /* Q8 */
-            int32_t score = (int32_t)(((int64_t)partial * head_factor[j]) >> 16);        /* Q16 */
-            a[t] = score;
-            if (score > max) max = score;
-          }
-          int64_t sum = 0;
-          for (int t = 0; t <= pos; t++) {
-            a[t] = fx_exp_neg(a[t] - max); /* the largest is 1.0 */
-            sum += a[t];
-          }
-          int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
-          for (int t = 0; t <= pos; t++) {
-            /* The probability times the value scale: Q16 per int8 unit. */
-            int32_t scale = (int32_t)(((int64_t)vscale[(size_t)t * nkv] * inv) >> 16); /* Q24 */
-            a[t] = (int32_t)(((int64_t)a[t] * scale) >> LLM_Q_SCALE);
-          }
-        }
-        if (pair == 2) {
-          attn_values2(s->xb + h * hs, s->xb + (h + 1) * hs, att[0], att[1], values, (size_t)kv_dim,
-                            pos + 1, hs);
-        } else {
-          attn_values(s->xb + h * hs, att[0], values, (size_t)kv_dim, pos + 1, hs);
-        }
+        const int8_t *queries[2] = {qq[0], qq[1]};
+        int32_t *outs[2] = {s->xb + h * hs, s->xb + (h + 1) * hs};
+        kv_attend(&s->kv, l, kvh, pos, pair, queries, head_factor, outs);
         h += pair;
       }
     }

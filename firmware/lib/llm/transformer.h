@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kvcache.h"
 #include "llm_model.h"
 
 /* Cycle accounting hooks (no-ops on the host unless set). */
@@ -19,8 +20,7 @@ typedef struct {
   const llm_model_t *model;
   int32_t *x, *xb, *xb2, *hb, *hb2, *q, *k, *v, *att, *logits; /* Q16 */
   int16_t *xq;                                                /* quantised matmul input */
-  int8_t *key_cache, *value_cache;    /* [layer][pos][kv_dim] */
-  int32_t *key_scale, *value_scale;   /* [layer][pos][kv_head], Q24 */
+  kv_cache_t kv;                      /* dense by default; kv_use_unicaim switches */
   uint64_t (*clock)(void);            /* cycle counter, or NULL */
   uint64_t phase_cycles[LLM_PHASES];
 } llm_state_t;
