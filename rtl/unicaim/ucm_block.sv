@@ -171,6 +171,11 @@ module ucm_block #(
   // the simulator almost nothing): CAM similarity plus read noise per lane in
   // the score pass, bit planes through the ADCs in EXACT, one cell in WRITE.
   logic signed [5:0] new_cell;
+  logic [31:0]       noise_draw_q [Lanes];
+  logic [31:0]       var_draw_q;
+  logic [16:0]       stuck_draw_q;  // [15:0] against the rate, [16] the level's sign
+  logic [15:0]       cell_idx;      // the cell a key write encodes this cycle
+  assign cell_idx = cnt_q - 16'd1;
   always_comb begin : c_lanes
     logic signed [ScoreBits-1:0] sim;
     logic signed [31:0]          current;
@@ -186,8 +191,7 @@ module ucm_block #(
         for (int unsigned d = 0; d < Dim; d++) begin
           sim = sim + ScoreBits'(8'($signed(key_rdata[l][d*6 +: 6])) * 8'($signed(qlevel[d*3 +: 3])));
         end
-        lane_s[l] = 32'(sim) + ucm_pkg::noise(ucm_pkg::draw(seed_q, search_serial_q,
-                        ({16'b0, score_row} << LaneBits) + 32'(l), ucm_pkg::DrawReadNoise), read_noise);
+        lane_s[l] = 32'(sim) + ucm_pkg::noise(noise_draw_q[l], read_noise);
       end
       if (state_q == ST_EXACT) begin
         for (int unsigned d = 0; d < Dim; d++) begin
@@ -197,10 +201,32 @@ module ucm_block #(
       end
     end
     if (state_q == ST_WRITE) begin
-      new_cell = ucm_pkg::cell_value(key_q[(32'(cnt_q) % Dim)*8 +: 8], step_q[bank_q], CellBits, sigma,
-                                     stuck_rate,
-                                     ucm_pkg::draw(seed_q, write_serial_q, 32'(cnt_q), ucm_pkg::DrawVariation),
-                                     17'(ucm_pkg::draw(seed_q, write_serial_q, 32'(cnt_q), ucm_pkg::DrawStuck)));
+      new_cell = ucm_pkg::cell_value(key_q[(32'(cell_idx) % Dim)*8 +: 8], step_q[bank_q], CellBits, sigma,
+                                     stuck_rate, var_draw_q, stuck_draw_q);
+    end
+  end
+
+  // PRNG draws, one cycle ahead of their use so that no multiplier chain
+  // sits in front of the arithmetic: the score pass draws the read noise of
+  // the row it is reading (used when its data arrives), a key write the
+  // variation and stuck draws of cell cnt (used the next cycle). The draw
+  // coordinates are kept as running sums: per-command bases, and index
+  // terms stepping by Lanes (slots) or 1 (cells) times the index multiplier.
+  logic [31:0] noise_base_q, write_base_q, index_term_q;
+  always_ff @(posedge clk_i) begin : s_draws
+    noise_base_q <= seed_q + search_serial_q * ucm_pkg::DrawSerialMul + 32'd2 * ucm_pkg::DrawDomainMul;
+    write_base_q <= seed_q + write_serial_q * ucm_pkg::DrawSerialMul;
+    if (!busy) index_term_q <= '0;
+    if (state_q == ST_SCORE) begin
+      index_term_q <= index_term_q + 32'(Lanes) * ucm_pkg::DrawIndexMul;
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        noise_draw_q[l] <= ucm_pkg::mix(noise_base_q + index_term_q + 32'(l) * ucm_pkg::DrawIndexMul);
+      end
+    end
+    if (state_q == ST_WRITE) begin
+      index_term_q <= index_term_q + ucm_pkg::DrawIndexMul;
+      var_draw_q   <= ucm_pkg::mix(write_base_q + index_term_q);
+      stuck_draw_q <= 17'(ucm_pkg::mix(write_base_q + index_term_q + ucm_pkg::DrawDomainMul));
     end
   end
 
@@ -343,7 +369,7 @@ module ucm_block #(
       ST_WRITE, ST_CTRL, ST_READ: begin
         meta_raddr = meta_addr(bank_base, slot_arg_row);
         meta_waddr = meta_addr(bank_base, slot_arg_row);
-        if (state_q == ST_WRITE && cnt_q == 16'(Dim)) begin
+        if (state_q == ST_WRITE && cnt_q == 16'(Dim + 1)) begin
           key_we[slot_arg_lane]     = 1'b1;
           meta_we[slot_arg_lane]    = 1'b1;
           meta_wdata[slot_arg_lane] = {acc_init_q, pos_reg_q, f_protect, 1'b1};
@@ -575,7 +601,7 @@ module ucm_block #(
       ST_CTRL, ST_READ, ST_RESET: counter_add[C_MISC] = 32'd1;
       default: ;
     endcase
-    if (state_q == ST_WRITE && cnt_q == 16'(Dim)) counter_add[E_CELL_WRITE] = 32'(Dim);
+    if (state_q == ST_WRITE && cnt_q == 16'(Dim + 1)) counter_add[E_CELL_WRITE] = 32'(Dim);
     if (state_q == ST_EXACT && !prime_q && !f_ideal) begin
       counter_add[E_ADC_CONV]  = 32'(conv_n);
       counter_add[E_ADC_ROUND] = 32'(rounds_n);
@@ -609,7 +635,7 @@ module ucm_block #(
   always_comb begin
     finish = 1'b0;
     unique case (state_q)
-      ST_WRITE:    finish = (cnt_q == 16'(Dim));
+      ST_WRITE:    finish = (cnt_q == 16'(Dim + 1));
       ST_CTRL,
       ST_READ:     finish = (cnt_q == 16'd1);
       ST_RESET:    finish = (cnt_q == 16'(Rows - 1));
@@ -739,9 +765,10 @@ module ucm_block #(
         end
         unique case (state_q)
           ST_WRITE: begin
-            if (cnt_q != 16'(Dim)) begin
+            // cnt 0 draws cell 0's coordinates; 1..Dim encode; Dim + 1 commits.
+            if (cnt_q != 16'd0 && cnt_q != 16'(Dim + 1)) begin
               row_q <= {new_cell, row_q[RowW-1:6]};
-            end else begin
+            end else if (cnt_q == 16'(Dim + 1)) begin
               write_serial_q <= write_serial_q + 32'd1;
               if (!meta_rdata[slot_arg_lane][0]) valid_count_q[bank_q] <= valid_count_q[bank_q] + 16'd1;
             end

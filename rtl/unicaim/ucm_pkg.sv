@@ -7,20 +7,19 @@ package ucm_pkg;
   // Conductance of a cell in eighths of a level, |value| <= CellMax.
   localparam int signed CellMax = 31;
 
-  // PRNG domains.
-  localparam logic [31:0] DrawVariation = 32'd0;
-  localparam logic [31:0] DrawStuck     = 32'd1;
-  localparam logic [31:0] DrawReadNoise = 32'd2;
+  // Draws are lowbias32(seed + serial * DrawSerialMul + index * DrawIndexMul
+  // + domain * DrawDomainMul): a pure function of their coordinates, in the
+  // domains 0 (cell variation), 1 (stuck cells) and 2 (read noise). The block
+  // keeps the sum as running terms (adds only) and calls mix on it.
+  localparam logic [31:0] DrawSerialMul = 32'h9E37_79B9;
+  localparam logic [31:0] DrawIndexMul  = 32'h85EB_CA77;
+  localparam logic [31:0] DrawDomainMul = 32'hC2B2_AE3D;
 
-  // lowbias32 of seed + serial, index and domain: every draw is a pure
-  // function of its coordinates.
-  function automatic logic [31:0] draw(logic [31:0] seed, logic [31:0] serial, logic [31:0] index,
-                                       logic [31:0] domain);
+  function automatic logic [31:0] mix(logic [31:0] x0);
     logic [31:0] x;
-    x = seed + serial * 32'h9E37_79B9 + index * 32'h85EB_CA77 + domain * 32'hC2B2_AE3D;
-    x = (x ^ (x >> 16)) * 32'h7FEB_352D;
+    x = (x0 ^ (x0 >> 16)) * 32'h7FEB_352D;
     x = (x ^ (x >> 15)) * 32'h846C_A68B;
-    draw = x ^ (x >> 16);
+    mix = x ^ (x >> 16);
   endfunction
 
   // Approximately Gaussian: the draw's four bytes summed and centred

@@ -90,7 +90,7 @@ static void write_key(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t fla
   m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
   m->pos[i] = (uint16_t)m->pos_reg;
   m->acc[i] = m->acc_init;
-  m->counter[UCM_CNT_CYC_WRITE] += g->dim + 1;
+  m->counter[UCM_CNT_CYC_WRITE] += g->dim + 2;
   m->counter[UCM_CNT_EV_CELL_WRITE] += g->dim;
 }
 
