@@ -8,8 +8,9 @@ SYNTH_DIR   := $(BUILD)/synth
 ECP5_SYNTH  := synth_ecp5 -abc9 -nowidelut
 ECP5DEF_SYNTH := synth_ecp5
 XC7_SYNTH   := synth_xilinx -family xc7 -flatten
-# The SoC as counted: 64 KiB RAM, 16 KiB ROM (block RAM either way).
-SYNTH_SOC_PARAMS := chparam -set RamBytes 65536 -set RomBytes 16384 soc_top;
+# The SoC as counted: 64 KiB RAM, 16 KiB ROM (block RAM either way), without
+# the array (counted on its own: bench-ucm).
+SYNTH_SOC_PARAMS := chparam -set RamBytes 65536 -set RomBytes 16384 -set UcmBanks 0 soc_top;
 
 .PHONY: synth bench bench-sim bench-cpu
 synth: $(BENCH_DIR)/synth.txt

@@ -5,7 +5,12 @@ module arty_top #(
   parameter int unsigned ClkMhz   = 50,     // 1000 MHz VCO / divider
   parameter int unsigned RamBytes = 65536,
   parameter              RamInit  = "",     // $readmemh images (strings)
-  parameter              RomInit  = ""
+  parameter              RomInit  = "",
+  // The UniCAIM array (0 leaves it out); see boards/ulx3s/ulx3s_top.sv.
+  parameter int unsigned UcmBanks = 0,
+  parameter int unsigned UcmSlots = 128,
+  parameter int unsigned UcmDim   = 8,
+  parameter int unsigned UcmLanes = 2
 ) (
   input  logic       clk100mhz,
   input  logic       ck_rst,        // reset button, active low
@@ -44,7 +49,11 @@ module arty_top #(
     .RomBytes (16384),
     .RamInit  (RamInit),
     .RomInit  (RomInit),
-    .Sim      (1'b0)
+    .Sim      (1'b0),
+    .UcmBanks (UcmBanks),
+    .UcmSlots (UcmSlots),
+    .UcmDim   (UcmDim),
+    .UcmLanes (UcmLanes)
   ) u_soc (
     .clk_i         (clk),
     .rst_ni        (rst_n),

@@ -5,7 +5,13 @@ module ulx3s_top #(
   parameter int unsigned ClkMhz   = 30,  // 30, 40 or 50 (ulx3s_pll)
   parameter int unsigned RamBytes = 131072,
   parameter              RamInit  = "",  // $readmemh images (strings)
-  parameter              RomInit  = ""
+  parameter              RomInit  = "",
+  // The UniCAIM array (0 leaves it out): 20 banks x 128 slots x 8 dims is
+  // stories260K's cache of 128 tokens.
+  parameter int unsigned UcmBanks = 0,
+  parameter int unsigned UcmSlots = 128,
+  parameter int unsigned UcmDim   = 8,
+  parameter int unsigned UcmLanes = 2
 ) (
   input  logic       clk_25mhz,
   input  logic       ftdi_txd,   // FTDI -> FPGA
@@ -33,7 +39,11 @@ module ulx3s_top #(
     .RomBytes (16384),
     .RamInit  (RamInit),
     .RomInit  (RomInit),
-    .Sim      (1'b0)
+    .Sim      (1'b0),
+    .UcmBanks (UcmBanks),
+    .UcmSlots (UcmSlots),
+    .UcmDim   (UcmDim),
+    .UcmLanes (UcmLanes)
   ) u_soc (
     .clk_i         (clk),
     .rst_ni        (rst_n),

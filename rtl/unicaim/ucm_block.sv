@@ -181,23 +181,30 @@ module ucm_block #(
     logic signed [31:0]          current;
     logic [31:0]                 b;
     new_cell = '0;
+    sim      = '0;
+    current  = '0;
+    b        = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
       lane_s[l]    = '0;
       lane_code[l] = '0;
-      sim          = '0;
-      current      = '0;
-      b            = 32'(pg_q) * Lanes + l;
-      if (state_q == ST_SCORE) begin
-        for (int unsigned d = 0; d < Dim; d++) begin
-          sim = sim + ScoreBits'(8'($signed(key_rdata[l][d*6 +: 6])) * 8'($signed(qlevel[d*3 +: 3])));
+    end
+    if (busy) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        sim          = '0;
+        current      = '0;
+        b            = 32'(pg_q) * Lanes + l;
+        if (state_q == ST_SCORE) begin
+          for (int unsigned d = 0; d < Dim; d++) begin
+            sim = sim + ScoreBits'(8'($signed(key_rdata[l][d*6 +: 6])) * 8'($signed(qlevel[d*3 +: 3])));
+          end
+          lane_s[l] = 32'(sim) + ucm_pkg::noise(noise_draw_q[l], read_noise);
         end
-        lane_s[l] = 32'(sim) + ucm_pkg::noise(noise_draw_q[l], read_noise);
-      end
-      if (state_q == ST_EXACT) begin
-        for (int unsigned d = 0; d < Dim; d++) begin
-          if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + 32'($signed(exact_row[d*6 +: 6]));
+        if (state_q == ST_EXACT) begin
+          for (int unsigned d = 0; d < Dim; d++) begin
+            if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + 32'($signed(exact_row[d*6 +: 6]));
+          end
+          lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, AdcBits);
         end
-        lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, AdcBits);
       end
     end
     if (state_q == ST_WRITE) begin
@@ -256,6 +263,9 @@ module ucm_block #(
     logic signed [31:0] s;
     logic valid, prot, forced, cand;
     logic [ScoreBits-1:0] biased;
+    {valid, prot, forced, cand} = '0;
+    s          = '0;
+    biased     = '0;
     forced_n   = forced_q;
     over_thr_n = '0;
     tally_n    = tally_q;
@@ -266,45 +276,47 @@ module ucm_block #(
     victim_acc   = best_acc_q;
     victim_pos   = best_pos_q;
     victim_slot  = best_slot_q;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      take_idx[l] = '0;
-      valid  = meta_rdata[l][0];
-      prot   = meta_rdata[l][1];
-      s      = 32'($signed(search_rdata[l][ScoreBits-1:0]));
-      biased = search_rdata[l][ScoreBits-1:0] ^ (ScoreBits'(1) << (ScoreBits - 1));
-      cand   = search_rdata[l][ScoreBits];
-      forced = search_rdata[l][ScoreBits+1];
-      unique case (state_q)
-        // Score pass: candidates and the threshold count, from the slot's flags.
-        ST_SCORE: begin
-          if (valid && prot && f_force) forced_n = forced_n + 16'd1;
-          if (valid && !(prot && f_force) && lane_s[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
-        end
-        // Later passes read {forced, cand, S} back.
-        ST_RADIX: if (scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
-        ST_GT:    if (scanning && cand && biased > t_q) tally_n = tally_n + 16'd1;
-        ST_EMIT: begin
-          if (forced || (cand && s > cut_q)) begin
-            take[l] = 1'b1;
-          end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
-            take[l] = 1'b1;
-            if (!take_all_q) ties_n = ties_n - 16'd1;
+    for (int unsigned l = 0; l < Lanes; l++) take_idx[l] = '0;
+    if (busy) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        valid  = meta_rdata[l][0];
+        prot   = meta_rdata[l][1];
+        s      = 32'($signed(search_rdata[l][ScoreBits-1:0]));
+        biased = search_rdata[l][ScoreBits-1:0] ^ (ScoreBits'(1) << (ScoreBits - 1));
+        cand   = search_rdata[l][ScoreBits];
+        forced = search_rdata[l][ScoreBits+1];
+        unique case (state_q)
+          // Score pass: candidates and the threshold count, from the slot's flags.
+          ST_SCORE: begin
+            if (valid && prot && f_force) forced_n = forced_n + 16'd1;
+            if (valid && !(prot && f_force) && lane_s[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
           end
-          take_idx[l] = out_q + take_n;
-          if (take[l]) take_n = take_n + 16'd1;
-        end
-        // Min-detect: lowest accumulator, then oldest position, then lowest slot.
-        ST_VICTIM: begin
-          if (valid && !prot && (!victim_found || meta_rdata[l][49:18] < victim_acc ||
-              (meta_rdata[l][49:18] == victim_acc && meta_rdata[l][17:2] < victim_pos))) begin
-            victim_found = 1'b1;
-            victim_acc   = meta_rdata[l][49:18];
-            victim_pos   = meta_rdata[l][17:2];
-            victim_slot  = (score_row << LaneBits) + 16'(l);
+          // Later passes read {forced, cand, S} back.
+          ST_RADIX: if (scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
+          ST_GT:    if (scanning && cand && biased > t_q) tally_n = tally_n + 16'd1;
+          ST_EMIT: begin
+            if (forced || (cand && s > cut_q)) begin
+              take[l] = 1'b1;
+            end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
+              take[l] = 1'b1;
+              if (!take_all_q) ties_n = ties_n - 16'd1;
+            end
+            take_idx[l] = out_q + take_n;
+            if (take[l]) take_n = take_n + 16'd1;
           end
-        end
-        default: ;
-      endcase
+          // Min-detect: lowest accumulator, then oldest position, then lowest slot.
+          ST_VICTIM: begin
+            if (valid && !prot && (!victim_found || meta_rdata[l][49:18] < victim_acc ||
+                (meta_rdata[l][49:18] == victim_acc && meta_rdata[l][17:2] < victim_pos))) begin
+              victim_found = 1'b1;
+              victim_acc   = meta_rdata[l][49:18];
+              victim_pos   = meta_rdata[l][17:2];
+              victim_slot  = (score_row << LaneBits) + 16'(l);
+            end
+          end
+          default: ;
+        endcase
+      end
     end
     emit_idx = out_q + take_n;
   end
@@ -314,14 +326,18 @@ module ucm_block #(
   always_comb begin : c_exact
     logic [31:0] b;
     logic signed [31:0] w;
+    b = '0;
+    w = '0;
     exact_partial = '0;
     conv_n = '0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      b = 32'(pg_q) * Lanes + l;
-      w = lane_code[l] <<< b;
-      if (state_q == ST_EXACT && b < QBits) begin
-        exact_partial = (b == QBits - 1) ? exact_partial - w : exact_partial + w;
-        conv_n = conv_n + 16'd1;
+    if (state_q == ST_EXACT) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        b = 32'(pg_q) * Lanes + l;
+        w = lane_code[l] <<< b;
+        if (b < QBits) begin
+          exact_partial = (b == QBits - 1) ? exact_partial - w : exact_partial + w;
+          conv_n = conv_n + 16'd1;
+        end
       end
     end
     if (17'(conv_n) > room_q) begin
