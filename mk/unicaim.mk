@@ -44,7 +44,8 @@ $(UCM_REPORT): tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) $(wildcard firmware/l
 # Benchmarks: the block's emulation cost and attention speedup on the paper-
 # sized array (one run of firmware/apps/ucmbench), the model report, and
 # Yosys counts for the board configuration (20 x 128 x 8, the stories260K
-# cache of 128 tokens) and the paper's (576 x 128).
+# cache of 128 tokens). The paper's 576 x 128 array did not finish synthesis
+# within 40 minutes; make build/synth/ucm_paper_ecp5.json runs it anyway.
 $(BENCH_DIR)/ucm.txt: $(SIM_BIN_PAPER) $(FW_BUILD)/ucmbench.elf $(UCM_REPORT)
 	@mkdir -p $(BENCH_DIR)
 	$(SIM_BIN_PAPER) --elf $(FW_BUILD)/ucmbench.elf --max-cycles 100000000 | grep '^BENCH' > $@.tmp
@@ -58,11 +59,9 @@ $(SYNTH_DIR)/ucm_%_ecp5.json: $(RTL_PKGS) $(UCM_RTL) mk/unicaim.mk | deps
 	yosys -q -l $(SYNTH_DIR)/ucm_$*.log -p "read_verilog -sv $(RTL_PKGS) $(UCM_RTL); \
 	  $(UCM_SYNTH_$*); synth_ecp5 -top ucm_block; tee -q -o $@ stat -json"
 
-$(BENCH_DIR)/ucm_synth.txt: $(SYNTH_DIR)/ucm_board_ecp5.json $(SYNTH_DIR)/ucm_paper_ecp5.json
+$(BENCH_DIR)/ucm_synth.txt: $(SYNTH_DIR)/ucm_board_ecp5.json
 	@mkdir -p $(BENCH_DIR)
-	for c in board paper; do \
-	  $(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/ucm_$${c}_ecp5.json --prefix ucm_$$c --arch ecp5; \
-	done > $@
+	$(PYTHON) tools/synth/yosys_stat.py $< --prefix ucm_board --arch ecp5 > $@
 
 .PHONY: bench-ucm
 bench-ucm: $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_synth.txt

@@ -177,10 +177,14 @@ module ucm_block #(
   logic [15:0]       cell_idx;      // the cell a key write encodes this cycle
   assign cell_idx = cnt_q - 16'd1;
   always_comb begin : c_lanes
+    // Explicit sign extension throughout: Yosys 0.23 zero-extends size casts
+    // of signed values (tests/unicaim checks the synthesized netlist too).
     logic signed [ScoreBits-1:0] sim;
+    logic signed [7:0]           conductance, drive, product;
     logic signed [31:0]          current;
     logic [31:0]                 b;
     new_cell = '0;
+    {conductance, drive, product} = '0;
     sim      = '0;
     current  = '0;
     b        = '0;
@@ -195,13 +199,16 @@ module ucm_block #(
         b            = 32'(pg_q) * Lanes + l;
         if (state_q == ST_SCORE) begin
           for (int unsigned d = 0; d < Dim; d++) begin
-            sim = sim + ScoreBits'(8'($signed(key_rdata[l][d*6 +: 6])) * 8'($signed(qlevel[d*3 +: 3])));
+            conductance = {{2{key_rdata[l][d*6+5]}}, key_rdata[l][d*6 +: 6]};
+            drive       = {{5{qlevel[d*3+2]}}, qlevel[d*3 +: 3]};
+            product     = conductance * drive;  // |.| <= 62
+            sim         = sim + {{(ScoreBits-8){product[7]}}, product};
           end
-          lane_s[l] = 32'(sim) + ucm_pkg::noise(noise_draw_q[l], read_noise);
+          lane_s[l] = {{(32-ScoreBits){sim[ScoreBits-1]}}, sim} + ucm_pkg::noise(noise_draw_q[l], read_noise);
         end
         if (state_q == ST_EXACT) begin
           for (int unsigned d = 0; d < Dim; d++) begin
-            if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + 32'($signed(exact_row[d*6 +: 6]));
+            if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + {{26{exact_row[d*6+5]}}, exact_row[d*6 +: 6]};
           end
           lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, AdcBits);
         end
@@ -219,21 +226,38 @@ module ucm_block #(
   // variation and stuck draws of cell cnt (used the next cycle). The draw
   // coordinates are kept as running sums: per-command bases, and index
   // terms stepping by Lanes (slots) or 1 (cells) times the index multiplier.
+  // (The mixing runs in combinational logic and the results are registered:
+  // Yosys 0.23 miscompiles function calls inside clocked processes.)
   logic [31:0] noise_base_q, write_base_q, index_term_q;
+  logic [31:0] noise_mix [Lanes];
+  logic [31:0] var_mix, stuck_mix;
+  always_comb begin : c_draws
+    var_mix   = '0;
+    stuck_mix = '0;
+    for (int unsigned l = 0; l < Lanes; l++) noise_mix[l] = '0;
+    if (state_q == ST_SCORE) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        noise_mix[l] = ucm_pkg::mix(noise_base_q + index_term_q + 32'(l) * ucm_pkg::DrawIndexMul);
+      end
+    end
+    if (state_q == ST_WRITE) begin
+      var_mix   = ucm_pkg::mix(write_base_q + index_term_q);
+      stuck_mix = ucm_pkg::mix(write_base_q + index_term_q + ucm_pkg::DrawDomainMul);
+    end
+  end
+
   always_ff @(posedge clk_i) begin : s_draws
     noise_base_q <= seed_q + search_serial_q * ucm_pkg::DrawSerialMul + 32'd2 * ucm_pkg::DrawDomainMul;
     write_base_q <= seed_q + write_serial_q * ucm_pkg::DrawSerialMul;
     if (!busy) index_term_q <= '0;
     if (state_q == ST_SCORE) begin
       index_term_q <= index_term_q + 32'(Lanes) * ucm_pkg::DrawIndexMul;
-      for (int unsigned l = 0; l < Lanes; l++) begin
-        noise_draw_q[l] <= ucm_pkg::mix(noise_base_q + index_term_q + 32'(l) * ucm_pkg::DrawIndexMul);
-      end
+      for (int unsigned l = 0; l < Lanes; l++) noise_draw_q[l] <= noise_mix[l];
     end
     if (state_q == ST_WRITE) begin
       index_term_q <= index_term_q + ucm_pkg::DrawIndexMul;
-      var_draw_q   <= ucm_pkg::mix(write_base_q + index_term_q);
-      stuck_draw_q <= 17'(ucm_pkg::mix(write_base_q + index_term_q + ucm_pkg::DrawDomainMul));
+      var_draw_q   <= var_mix;
+      stuck_draw_q <= stuck_mix[16:0];
     end
   end
 
@@ -281,7 +305,7 @@ module ucm_block #(
       for (int unsigned l = 0; l < Lanes; l++) begin
         valid  = meta_rdata[l][0];
         prot   = meta_rdata[l][1];
-        s      = 32'($signed(search_rdata[l][ScoreBits-1:0]));
+        s      = {{(32-ScoreBits){search_rdata[l][ScoreBits-1]}}, search_rdata[l][ScoreBits-1:0]};
         biased = search_rdata[l][ScoreBits-1:0] ^ (ScoreBits'(1) << (ScoreBits - 1));
         cand   = search_rdata[l][ScoreBits];
         forced = search_rdata[l][ScoreBits+1];
@@ -469,7 +493,8 @@ module ucm_block #(
           list_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
           sout_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
           list_wdata[lane_of(take_idx[l])] = ({16'b0, score_row} << LaneBits) + 32'(l);
-          sout_wdata[lane_of(take_idx[l])] = 32'($signed(search_rdata[l][ScoreBits-1:0]));
+          sout_wdata[lane_of(take_idx[l])] = {{(32-ScoreBits){search_rdata[l][ScoreBits-1]}},
+                                              search_rdata[l][ScoreBits-1:0]};
         end
       end
     end
