@@ -6,7 +6,7 @@ import os
 import re
 
 # Operations per parameter set, by build name; the paper-sized array is slow.
-OPS = {"tiny": 40000, "sign": 40000, "mid": 15000, "board": 40000, "paper": 6000}
+OPS = {"tiny": 40000, "sign": 40000, "mid": 15000, "board": 40000, "paper": 6000, "gatelevel": 3000}
 
 
 def cosim_test(run, binary, ops, seed):

@@ -5,7 +5,9 @@
 // bit for bit. Also directed misuse: every error case, accesses while busy,
 // and a bound on every command's duration (a hang fails the run).
 //
-// usage: ucm_cosim [--seed N] [--ops N]   (geometry comes from the RTL build)
+// usage: ucm_cosim [--seed N] [--ops N] [--ideal-device]
+//   (geometry comes from the RTL build or netlist; --ideal-device keeps
+//   the non-idealities off)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -200,11 +202,14 @@ uint32_t random_slot() {
   return rnd_below(32) == 0 ? model.geom.slots + rnd_below(3) : rnd_below(model.geom.slots);
 }
 
+bool ideal_device;
+
 void random_config() {
   switch (rnd_below(8)) {
     case 0:
-      both_write(UCM_NOISE_CFG_OFFSET,
-                 rnd_below(2) ? 0 : (rnd_below(64) | rnd_below(64) << 8 | rnd_below(3000) << 16));
+      both_write(UCM_NOISE_CFG_OFFSET, rnd_below(2) || ideal_device
+                                           ? 0
+                                           : (rnd_below(64) | rnd_below(64) << 8 | rnd_below(3000) << 16));
       break;
     case 1:
       both_write(UCM_SEED_OFFSET, rnd());
@@ -407,10 +412,12 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
       seed = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--ideal-device"))
+      ideal_device = true;
     else if (!std::strcmp(argv[i], "--ops") && i + 1 < argc)
       ops = std::strtoul(argv[++i], nullptr, 0);
     else if (argv[i][0] != '+') {
-      std::fprintf(stderr, "usage: %s [--seed N] [--ops N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--seed N] [--ops N] [--ideal-device]\n", argv[0]);
       return 2;
     }
   }
