@@ -177,8 +177,7 @@ module ucm_block #(
   logic [15:0]       cell_idx;      // the cell a key write encodes this cycle
   assign cell_idx = cnt_q - 16'd1;
   always_comb begin : c_lanes
-    // Explicit sign extension throughout: Yosys 0.23 zero-extends size casts
-    // of signed values (tests/unicaim checks the synthesized netlist too).
+    // Sign extensions written out, so every product's and sum's width shows.
     logic signed [ScoreBits-1:0] sim;
     logic signed [7:0]           conductance, drive, product;
     logic signed [31:0]          current;
@@ -226,8 +225,6 @@ module ucm_block #(
   // variation and stuck draws of cell cnt (used the next cycle). The draw
   // coordinates are kept as running sums: per-command bases, and index
   // terms stepping by Lanes (slots) or 1 (cells) times the index multiplier.
-  // (The mixing runs in combinational logic and the results are registered:
-  // Yosys 0.23 miscompiles function calls inside clocked processes.)
   logic [31:0] noise_base_q, write_base_q, index_term_q;
   logic [31:0] noise_mix [Lanes];
   logic [31:0] var_mix, stuck_mix;
