@@ -10,6 +10,8 @@ import sys
 import time
 import zlib
 
+from registry import registry
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -58,13 +60,7 @@ def collect(build, run):
     sim = os.path.join(build, "sim", "unicaim-sim")
     boot = os.path.join(build, "fw", "bootrom.elf")
     hello = os.path.join(build, "fw", "hello.elf")
-    tests = []
-
-    def add(name):
-        def deco(fn):
-            tests.append(("boot/" + name, fn))
-            return fn
-        return deco
+    tests, add = registry("boot")
 
     @add("no-upload-starts-ram-image")
     def _():

@@ -6,6 +6,8 @@ import struct
 import subprocess
 import tempfile
 
+from registry import registry
+
 SIM_LINE = re.compile(r"^SIM cycles=\d+ instret=\d+ wall_s=[0-9.]+ hz=\d+ exit=-?\d+$", re.M)
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = "/usr/bin/python3"
@@ -15,13 +17,7 @@ def collect(build, run):
     sim = os.path.join(build, "sim", "unicaim-sim")
     fw = os.path.join(build, "fw")
     tmp = tempfile.mkdtemp(prefix="unicaim-tests-")
-    tests = []
-
-    def add(name):
-        def deco(fn):
-            tests.append(("fw/" + name, fn))
-            return fn
-        return deco
+    tests, add = registry("fw")
 
     def sim_run(elf, stdin=b"", extra=(), timeout=300):
         return run([sim, "--elf", elf, *extra], timeout, stdin)

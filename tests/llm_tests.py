@@ -6,6 +6,8 @@ import re
 import struct
 import tempfile
 
+from registry import registry
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PY = "/usr/bin/python3"
@@ -19,13 +21,7 @@ def collect(build, run):
     model, tok = os.path.join(MODELS, "stories260K.bin"), os.path.join(MODELS, "tok512.bin")
     convert = os.path.join(ROOT, "tools", "llm", "convert.py")
     tmp = tempfile.mkdtemp(prefix="unicaim-llm-")
-    tests = []
-
-    def add(name):
-        def deco(fn):
-            tests.append(("llm/" + name, fn))
-            return fn
-        return deco
+    tests, add = registry("llm")
 
     @add("fp32-reference-text")
     def _():
@@ -82,6 +78,47 @@ def collect(build, run):
         ok = (rc == 0 and soc is not None and soc == want and "kv: UniCAIM array, top-k 16" in out
               and "error" not in out and want != dense)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
+
+    @add("soc-matches-host-h2o-policy")
+    def _():
+        # H2O eviction at a 16-position budget: the same tokens on SoC and host,
+        # and not those of the full cache.
+        rc, out, err, soc = soc_story("-n 48 --ids Once upon a time", "policy h2o 16\n")
+        want = host_story(["-n", "48", "-i", "Once upon a time", "--policy", "h2o:16"])
+        dense = host_story(["-n", "48", "-i", "Once upon a time"])
+        ok = (rc == 0 and soc is not None and soc == want and want != dense and
+              "policy: h2o, budget 16, sinks 0, window 8" in out and "policy h2o," in out)
+        return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
+
+    @add("soc-policy-bad-input")
+    def _():
+        script = os.path.join(tmp, "policybad.txt")
+        with open(script, "w") as f:
+            f.write("policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 4\npolicy lru 8\n"
+                    "policy dense 3\npolicy streamingllm 40 2\npolicy h2o 9999\npolicy\nexit 0\n")
+        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
+                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
+                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "300"], 600)
+        ok = (rc == 0 and out.count("error: usage: policy") == 7 and
+              out.count("policy: streamingllm, budget 40, sinks 2, window 0") == 2)
+        return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
+
+    @add("policy-invariants")
+    def _():
+        # Every policy and budget: slots within the budget, no position twice,
+        # sinks and recent window kept, one eviction per position past the budget.
+        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "check", "256"], 300)
+        return rc == 0 and "kv invariants hold" in out, out + err
+
+    @add("policy-full-budget-is-dense")
+    def _():
+        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80"], 300)
+        rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
+        full = [r for r in rows if r[2] == "100"]
+        small = [r for r in rows if r[2] == "10"]
+        ok = (rc == 0 and len(full) == 3 and all(r[3] == "100.00" and float(r[4]) == 0 and r[6] == "0" for r in full)
+              and len(small) == 3 and all(float(r[3]) < 100 and int(r[6]) > 0 for r in small))
+        return ok, out + err
 
     @add("soc-kv-bad-input")
     def _():

@@ -1,10 +1,12 @@
 /* llm_eval: the integer inference against the fp32 reference.
    usage: llm_eval MODEL.bin MODEL.ucm greedy N      -- fp32 greedy text (N tokens)
           llm_eval MODEL.bin MODEL.ucm agree SEQS LEN -- teacher-forced agreement
+          llm_eval MODEL.bin MODEL.ucm tasks FILE     -- retrieval exact-match
    "agree" samples SEQS sequences of LEN tokens from the fp32 model (seeds
    1..SEQS, temperature 1), feeds each to both models and reports how often the
    integer model's top-1 matches fp32's, and the perplexity ratio, as BENCH
-   lines. */
+   lines.  "tasks" reads tools/retrieval/tasks.py's held-out file and reports
+   exact-match accuracy of both models per task kind and needle depth. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "host_file.h"
 #include "llm_model.h"
 #include "ref_fp32.h"
+#include "task_file.h"
 #include "tokenizer.h"
 #include "transformer.h"
 
@@ -60,9 +63,125 @@ static int sample_f(const float *x, int n) {
   return n - 1;
 }
 
+static int greedy_text(ref_model_t *ref, const llm_model_t *model, int n) {
+  int token = LLM_TOKEN_BOS;
+  for (int pos = 0; pos < n; pos++) {
+    int next = argmax_f(ref_forward(ref, token, pos), ref->vocab_size);
+    const char *piece = model->token_strings + model->token_offset[next];
+    if (token == LLM_TOKEN_BOS && piece[0] == ' ') piece++;
+    fputs(piece, stdout); /* byte tokens shown raw, as in the models README */
+    token = next;
+  }
+  printf("\n");
+  return 0;
+}
+
+static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int len) {
+  if (len > model->seq_len) len = model->seq_len;
+  int *seq = malloc(sizeof(int) * (size_t)(len + 1));
+  llm_state_t state;
+  llm_state_init(&state, model, malloc(llm_state_bytes(model)));
+  long agree = 0, total = 0;
+  double nll_ref = 0, nll_int = 0;
+  for (int sidx = 1; sidx <= seqs; sidx++) {
+    rng_state = (uint64_t)sidx * 0x9E3779B97F4A7C15ull;
+    seq[0] = LLM_TOKEN_BOS;
+    for (int pos = 0; pos < len; pos++) seq[pos + 1] = sample_f(ref_forward(ref, seq[pos], pos), ref->vocab_size);
+    for (int pos = 0; pos < len; pos++) {
+      const float *lf = ref_forward(ref, seq[pos], pos);
+      const int32_t *li = llm_forward(&state, seq[pos], pos);
+      agree += argmax_f(lf, ref->vocab_size) == argmax_i(li, model->vocab_size);
+      total++;
+      nll_ref -= logprob_f(lf, ref->vocab_size, seq[pos + 1]);
+      nll_int -= logprob_i(li, model->vocab_size, seq[pos + 1]);
+    }
+  }
+  printf("BENCH lm_int8_top1_vs_fp32 %.2f pct\n", 100.0 * (double)agree / (double)total);
+  printf("BENCH lm_ppl_fp32 %.4f ppl\n", exp(nll_ref / (double)total));
+  printf("BENCH lm_ppl_int8 %.4f ppl\n", exp(nll_int / (double)total));
+  printf("BENCH lm_ppl_ratio_int8_vs_fp32 %.4f ratio\n", exp((nll_int - nll_ref) / (double)total));
+  return 0;
+}
+
+/* Exact match, teacher-forced: an answer counts when every one of its tokens
+   is the model's argmax after the true prefix -- exactly when greedy decoding
+   from the question would produce it. */
+enum { MAX_KINDS = 8, DEPTH_BINS = 10 };
+typedef struct {
+  char name[16];
+  long hit[2][DEPTH_BINS], total[DEPTH_BINS];
+} kind_stats_t;
+
+static int retrieval_tasks(ref_model_t *ref, const llm_model_t *model, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "llm_eval: cannot read %s\n", path);
+    return 2;
+  }
+  retr_task_t task;
+  task.tokens = malloc(sizeof(int) * (size_t)model->seq_len);
+  unsigned char *wrong = malloc((size_t)model->seq_len);
+  llm_state_t state;
+  llm_state_init(&state, model, malloc(llm_state_bytes(model)));
+  kind_stats_t kinds[MAX_KINDS];
+  int n_kinds = 0, line = 0, got;
+  while ((got = task_file_next(f, path, &line, &task, model->seq_len, model->vocab_size)) == 1) {
+    int k = 0;
+    while (k < n_kinds && strcmp(kinds[k].name, task.kind)) k++;
+    if (k == n_kinds) {
+      if (n_kinds == MAX_KINDS) return 2;
+      memset(&kinds[k], 0, sizeof kinds[k]);
+      snprintf(kinds[k].name, sizeof kinds[k].name, "%s", task.kind);
+      n_kinds++;
+    }
+    int bin = (int)(task.depth * DEPTH_BINS);
+    bin = bin < 0 ? 0 : bin >= DEPTH_BINS ? DEPTH_BINS - 1 : bin;
+    /* wrong[pos]: bit 0 fp32, bit 1 integer missed the token at pos + 1. */
+    for (int pos = 0; pos + 1 < task.n; pos++) {
+      const float *lf = ref_forward(ref, task.tokens[pos], pos);
+      const int32_t *li = llm_forward(&state, task.tokens[pos], pos);
+      wrong[pos] = (unsigned char)((argmax_f(lf, ref->vocab_size) != task.tokens[pos + 1]) |
+                                   (argmax_i(li, model->vocab_size) != task.tokens[pos + 1]) << 1);
+    }
+    for (int s = 0; s < task.n_spans; s++) {
+      unsigned char missed = 0;
+      for (int pos = task.span_start[s] - 1; pos < task.span_end[s] - 1; pos++) missed |= wrong[pos];
+      for (int path_i = 0; path_i < 2; path_i++) kinds[k].hit[path_i][bin] += !(missed >> path_i & 1);
+      kinds[k].total[bin]++;
+    }
+  }
+  fclose(f);
+  if (got < 0) return 2;
+  printf("%-8s %-5s", "kind", "path");
+  for (int b = 0; b < DEPTH_BINS; b++) printf("  d%d0%%", b);
+  printf("    all\n");
+  for (int k = 0; k < n_kinds; k++) {
+    for (int path_i = 0; path_i < 2; path_i++) {
+      long hit = 0, total = 0;
+      printf("%-8s %-5s", kinds[k].name, path_i ? "int" : "fp32");
+      for (int b = 0; b < DEPTH_BINS; b++) {
+        hit += kinds[k].hit[path_i][b];
+        total += kinds[k].total[b];
+        if (kinds[k].total[b]) printf(" %5.1f", 100.0 * (double)kinds[k].hit[path_i][b] / (double)kinds[k].total[b]);
+        else printf("     -");
+      }
+      printf("  %5.1f\n", total ? 100.0 * (double)hit / (double)total : 0.0);
+    }
+  }
+  for (int k = 0; k < n_kinds; k++) {
+    for (int path_i = 0; path_i < 2; path_i++) {
+      long hit = 0, total = 0;
+      for (int b = 0; b < DEPTH_BINS; b++) hit += kinds[k].hit[path_i][b], total += kinds[k].total[b];
+      printf("BENCH retr_dense_em_%s%s %.2f pct\n", kinds[k].name, path_i ? "_int" : "_fp32",
+             total ? 100.0 * (double)hit / (double)total : 0.0);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: llm_eval MODEL.bin MODEL.ucm greedy N | agree SEQS LEN\n");
+    fprintf(stderr, "usage: llm_eval MODEL.bin MODEL.ucm greedy N | agree SEQS LEN | tasks FILE\n");
     return 2;
   }
   ref_model_t ref;
@@ -79,46 +198,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "llm_eval: %s\n", error);
     return 2;
   }
-  char byte_buf[2];
-
-  if (!strcmp(argv[3], "greedy")) {
-    int n = atoi(argv[4]), token = LLM_TOKEN_BOS;
-    for (int pos = 0; pos < n; pos++) {
-      int next = argmax_f(ref_forward(&ref, token, pos), ref.vocab_size);
-      const char *piece = model.token_strings + model.token_offset[next];
-      if (token == LLM_TOKEN_BOS && piece[0] == ' ') piece++;
-      fputs(piece, stdout);  /* byte tokens shown raw, as in the models README */
-      token = next;
-    }
-    printf("\n");
-    (void)byte_buf;
-    return 0;
+  int status;
+  if (!strcmp(argv[3], "greedy")) status = greedy_text(&ref, &model, atoi(argv[4]));
+  else if (!strcmp(argv[3], "agree")) status = agreement(&ref, &model, atoi(argv[4]), argc > 5 ? atoi(argv[5]) : model.seq_len);
+  else if (!strcmp(argv[3], "tasks")) status = retrieval_tasks(&ref, &model, argv[4]);
+  else {
+    fprintf(stderr, "llm_eval: unknown mode '%s'\n", argv[3]);
+    status = 2;
   }
-
-  int seqs = atoi(argv[4]), L = argc > 5 ? atoi(argv[5]) : model.seq_len;
-  if (L > model.seq_len) L = model.seq_len;
-  int *seq = malloc(sizeof(int) * (size_t)(L + 1));
-  llm_state_t state;
-  llm_state_init(&state, &model, malloc(llm_state_bytes(&model)));
-  long agree = 0, total = 0;
-  double nll_ref = 0, nll_int = 0;
-  for (int sidx = 1; sidx <= seqs; sidx++) {
-    rng_state = (uint64_t)sidx * 0x9E3779B97F4A7C15ull;
-    seq[0] = LLM_TOKEN_BOS;
-    for (int pos = 0; pos < L; pos++) seq[pos + 1] = sample_f(ref_forward(&ref, seq[pos], pos), ref.vocab_size);
-    for (int pos = 0; pos < L; pos++) {
-      const float *lf = ref_forward(&ref, seq[pos], pos);
-      const int32_t *li = llm_forward(&state, seq[pos], pos);
-      agree += argmax_f(lf, ref.vocab_size) == argmax_i(li, model.vocab_size);
-      total++;
-      nll_ref -= logprob_f(lf, ref.vocab_size, seq[pos + 1]);
-      nll_int -= logprob_i(li, model.vocab_size, seq[pos + 1]);
-    }
-  }
-  printf("BENCH lm_int8_top1_vs_fp32 %.2f pct\n", 100.0 * (double)agree / (double)total);
-  printf("BENCH lm_ppl_fp32 %.4f ppl\n", exp(nll_ref / (double)total));
-  printf("BENCH lm_ppl_int8 %.4f ppl\n", exp(nll_int / (double)total));
-  printf("BENCH lm_ppl_ratio_int8_vs_fp32 %.4f ratio\n", exp((nll_int - nll_ref) / (double)total));
   ref_close(&ref);
-  return 0;
+  return status;
 }

@@ -1,10 +1,12 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
                    [-i prompt] [--ids] [--kv unicaim [--top-k K] [--ideal]]
+                   [--policy NAME:BUDGET[:SINKS_OR_WINDOW]]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
    test compares against). --kv unicaim attends through the UniCAIM golden
    model (one bank per layer and KV head, a slot per position), as the SoC's
-   "kv unicaim K" does through the block. */
+   "kv unicaim K" does through the block. --policy is the console's
+   "policy NAME BUDGET [..]" (streamingllm, h2o, tova). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,19 @@ static void emit(int token, const char *text, void *ctx) {
 
 static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
 
+/* NAME:BUDGET[:EXTRA] with the console's defaults (4 sinks; H2O's window half the budget). */
+static int parse_policy(const char *text, kv_policy_t *p) {
+  char name[16];
+  int budget = 0, extra = -1;
+  if (sscanf(text, "%15[a-z0-9]:%d:%d", name, &budget, &extra) < 2) return 0;
+  *p = (kv_policy_t){.budget = budget};
+  if (!strcmp(name, "streamingllm")) p->kind = KV_STREAMING, p->sinks = extra >= 0 ? extra : 4;
+  else if (!strcmp(name, "h2o")) p->kind = KV_H2O, p->window = extra >= 0 ? extra : budget / 2;
+  else if (!strcmp(name, "tova")) p->kind = KV_TOVA;
+  else return 0;
+  return 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
@@ -41,6 +56,7 @@ int main(int argc, char **argv) {
   }
   int steps = 256, ids = 0, unicaim = 0, top_k = 0, ideal = 0;
   int32_t temperature = 0, topp = q16("0.9");
+  kv_policy_t policy = {.kind = KV_KEEP_ALL};
   uint64_t seed = 1;
   const char *prompt = "";
   for (int i = 2; i < argc; i++) {
@@ -54,6 +70,7 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "dense")) unicaim = 0, i++;
     else if (i + 1 < argc && !strcmp(argv[i], "--top-k")) top_k = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--ideal")) ideal = 1;
+    else if (i + 1 < argc && !strcmp(argv[i], "--policy") && parse_policy(argv[i + 1], &policy)) i++;
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
@@ -79,6 +96,10 @@ int main(int argc, char **argv) {
   ucm_geom_t geom = {.banks = (uint32_t)(model.n_layers * model.n_kv_heads), .slots = (uint32_t)model.seq_len,
                      .dim = (uint32_t)model.head_size, .cell_bits = 3, .q_bits = 8, .adc_bits = 10,
                      .adc_count = 64, .lanes = 4};
+  if (kv_set_policy(&state.kv, &policy)) {
+    fprintf(stderr, "llm_host: policy: sinks + window must stay below the budget\n");
+    return 2;
+  }
   ucm_model_t array_model;
   ucm_t array;
   if (unicaim) {
@@ -95,9 +116,15 @@ int main(int argc, char **argv) {
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, temperature, topp, seed, probs, order);
 
-  int *tokens = malloc(sizeof(int) * (size_t)model.seq_len);
+  /* The encoder starts from one token per byte, then merges. */
+  size_t room = strlen(prompt) + 2 > (size_t)model.seq_len ? strlen(prompt) + 2 : (size_t)model.seq_len;
+  int *tokens = malloc(sizeof(int) * room);
   char work[4096];
-  int n = llm_encode(&model, prompt, 1, tokens, model.seq_len, work, sizeof work);
+  int n = llm_encode(&model, prompt, 1, tokens, (int)room, work, sizeof work);
+  if (n == LLM_ENCODE_UNKNOWN) {
+    fprintf(stderr, "llm_host: the prompt has a character this model's vocabulary cannot encode\n");
+    return 2;
+  }
   if (n < 0 || n > steps) {
     fprintf(stderr, "llm_host: the prompt is longer than the context (%d positions)\n", steps);
     return 2;

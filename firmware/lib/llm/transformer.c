@@ -17,6 +17,8 @@ size_t llm_state_bytes(const llm_model_t *m) {
   n += 2 * align4(cache * (size_t)m->kv_dim);
   n += 2 * 4 * cache * (size_t)m->n_kv_heads;
   n += align4(2 * (size_t)m->seq_len); /* the KV cache's selection */
+  size_t heads = (size_t)m->n_layers * (size_t)m->n_kv_heads;
+  n += align4(2 * heads * (size_t)m->seq_len) + 4 * heads * (size_t)m->seq_len + 2 * 4 * heads; /* slots */
   return n;
 }
 
@@ -45,6 +47,11 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   CARVE(kv.key_scale, int32_t, cache * (size_t)m->n_kv_heads);
   CARVE(kv.value_scale, int32_t, cache * (size_t)m->n_kv_heads);
   CARVE(kv.selected, uint16_t, m->seq_len);
+  size_t heads = (size_t)m->n_layers * (size_t)m->n_kv_heads;
+  CARVE(kv.slot_pos, uint16_t, heads * (size_t)m->seq_len);
+  CARVE(kv.slot_score, int32_t, heads * (size_t)m->seq_len);
+  CARVE(kv.used, int32_t, heads);
+  CARVE(kv.scored_pos, int32_t, heads);
 #undef CARVE
   kv->backend = KV_DENSE;
   kv->n_layers = m->n_layers;
@@ -52,6 +59,8 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   kv->head_size = m->head_size;
   kv->seq_len = m->seq_len;
   kv->att = s->att;
+  kv->capacity = m->seq_len; /* KV_KEEP_ALL */
+  for (size_t h = 0; h < heads; h++) kv->scored_pos[h] = -1;
 }
 
 /* ---------------------------------------------------------------- pieces */
