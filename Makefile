@@ -25,6 +25,8 @@ include mk/bench.mk
 include mk/fuzz.mk
 include mk/boards.mk
 include mk/unicaim.mk
+include mk/retrieval.mk
+include mk/pruning.mk
 include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the

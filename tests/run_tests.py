@@ -21,6 +21,7 @@ import fw_tests  # noqa: E402  (firmware-on-simulator cases)
 import llm_tests  # noqa: E402  (language model)
 import boot_tests  # noqa: E402  (bootloader)
 import ucm_tests  # noqa: E402  (UniCAIM block)
+import retrieval_tests  # noqa: E402  (retrieval model)
 
 
 def run(cmd, timeout, stdin_data=None):
@@ -70,6 +71,7 @@ def main():
     tests += llm_tests.collect(build, run)
     tests += boot_tests.collect(build, run)
     tests += ucm_tests.collect(build, run)
+    tests += retrieval_tests.collect(build, run)
     tests = [t for t in tests if args.k in t[0]]
 
     passed = failed = 0

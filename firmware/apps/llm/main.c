@@ -26,10 +26,12 @@ extern const uint8_t llm_model_image[], llm_model_image_end[];
 static llm_model_t model;
 static llm_state_t state;
 static uint32_t arena[LLM_ARENA_BYTES / 4];
-static int prompt_tokens[1024];
 static int32_t probs[65536 / 4];
 static uint16_t order[65536 / 4];
 static char work[2048];
+static char prompt_text[8192]; /* gathered by `prompt add`, used by the next story */
+static size_t prompt_len;
+static int prompt_tokens[sizeof prompt_text + 2]; /* the encoder starts from one token per byte */
 static ucm_t array;
 static int array_ok; /* the SoC has the block and it fits the model */
 
@@ -48,6 +50,38 @@ static void emit(int token, const char *text, void *ctx) {
 
 static void print_fixed(const char *label, uint64_t milli) {
   printf("%s%llu.%03llu", label, (unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000));
+}
+
+/* Appends words to the prompt, separated by single spaces. */
+static int append_words(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) {
+    size_t w = strlen(argv[i]);
+    if (prompt_len + w + 2 > sizeof prompt_text) {
+      printf("error: prompt too long (%u bytes at most)\n", (unsigned)sizeof prompt_text - 1);
+      prompt_len = 0;
+      prompt_text[0] = '\0';
+      return -1;
+    }
+    if (prompt_len) prompt_text[prompt_len++] = ' ';
+    memcpy(prompt_text + prompt_len, argv[i], w + 1);
+    prompt_len += w;
+  }
+  return 0;
+}
+
+/* prompt [add words... | clear]: builds a prompt longer than a console line. */
+static int cmd_prompt(int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "add")) {
+    if (append_words(argc - 2, argv + 2)) return -1;
+  } else if (argc == 2 && !strcmp(argv[1], "clear")) {
+    prompt_len = 0;
+    prompt_text[0] = '\0';
+  } else if (argc != 1) {
+    printf("error: usage: prompt [add words... | clear]\n");
+    return -1;
+  }
+  printf("prompt: %u bytes\n", (unsigned)prompt_len);
+  return 0;
 }
 
 /* story [-n steps] [-t temp] [-p topp] [-s seed] [--ids] [prompt words...] */
@@ -71,23 +105,16 @@ static int cmd_story(int argc, char **argv) {
     }
     i++;
   }
-  /* The rest of the words, with single spaces, is the prompt. */
-  work[0] = '\0';
-  size_t len = 0;
-  for (; i < argc; i++) {
-    size_t w = strlen(argv[i]);
-    if (len + w + 2 > sizeof work / 2) {
-      printf("error: prompt too long\n");
-      return -1;
-    }
-    if (len) work[len++] = ' ';
-    memcpy(work + len, argv[i], w + 1);
-    len += w;
-  }
-  static char text[1024];
-  memcpy(text, work, len + 1);
-  int n = llm_encode(&model, text, 1, prompt_tokens, (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]),
+  /* The prompt: the text gathered by `prompt add`, then the rest of the words. */
+  if (append_words(argc - i, argv + i)) return -1;
+  int n = llm_encode(&model, prompt_text, 1, prompt_tokens, (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]),
                      work, sizeof work);
+  prompt_len = 0;
+  prompt_text[0] = '\0';
+  if (n == LLM_ENCODE_UNKNOWN) {
+    printf("error: the prompt has a character this model's vocabulary cannot encode\n");
+    return -1;
+  }
   if (n < 0 || n > steps) {
     printf("error: the prompt needs more positions than the %ld asked for (context %d)\n", (long)steps,
            model.seq_len);
@@ -120,8 +147,10 @@ static int cmd_story(int argc, char **argv) {
   if (state.kv.error) printf("error: array: %s\n", ucm_strerror(state.kv.error));
   if (per_token) {
     print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
-    printf(" tok/s at %lu MHz; kv cache %d of %d positions\n", (unsigned long)(SYSCTL_CLK_HZ / 1000000),
-           n + stats.generated, model.seq_len);
+    printf(" tok/s at %lu MHz; kv cache %d of %d positions, policy %s, %lu evictions\n",
+           (unsigned long)(SYSCTL_CLK_HZ / 1000000), n + stats.generated < state.kv.capacity ?
+           n + stats.generated : state.kv.capacity, model.seq_len, kv_policy_name(state.kv.policy.kind),
+           (unsigned long)state.kv.evictions);
   }
   return 0;
 }
@@ -212,12 +241,49 @@ static int cmd_kv(int argc, char **argv) {
   return 0;
 }
 
+/* policy [dense | streamingllm BUDGET [SINKS] | h2o BUDGET [WINDOW] | tova BUDGET] */
+static int cmd_policy(int argc, char **argv) {
+  if (argc > 1) {
+    kv_policy_t p = {.kind = KV_KEEP_ALL};
+    int32_t budget = 0, extra = -1;
+    int ok = argc <= 4;
+    if (ok && argc >= 3) ok = cmd_parse_i32_range(argv[2], 1, model.seq_len, &budget);
+    if (ok && argc == 4) ok = cmd_parse_i32_range(argv[3], 0, model.seq_len, &extra);
+    p.budget = budget;
+    if (!ok || (!strcmp(argv[1], "dense") && argc != 2)) {
+      ok = 0;
+    } else if (!strcmp(argv[1], "streamingllm") && argc >= 3) {
+      p.kind = KV_STREAMING;
+      p.sinks = extra >= 0 ? extra : 4;
+    } else if (!strcmp(argv[1], "h2o") && argc >= 3) {
+      p.kind = KV_H2O;
+      p.window = extra >= 0 ? extra : budget / 2;
+    } else if (!strcmp(argv[1], "tova") && argc == 3) {
+      p.kind = KV_TOVA;
+    } else if (strcmp(argv[1], "dense")) {
+      ok = 0;
+    }
+    if (!ok || kv_set_policy(&state.kv, &p)) {
+      printf("error: usage: policy [dense | streamingllm 1..%d [sinks] | h2o 1..%d [window] | tova 1..%d] "
+             "(sinks + window below the budget)\n", model.seq_len, model.seq_len, model.seq_len);
+      return -1;
+    }
+  }
+  const kv_policy_t *p = &state.kv.policy;
+  if (p->kind == KV_KEEP_ALL) printf("policy: dense, every position kept\n");
+  else printf("policy: %s, budget %d, sinks %d, window %d\n", kv_policy_name(p->kind), state.kv.capacity,
+              p->sinks, p->window);
+  return 0;
+}
+
 static const cmd_t commands[] = {
     {"help", "", "this list", console_cmd_help},
     {"model", "", "the model's shape", cmd_model},
+    {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
     {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
     {"kv", "[dense | unicaim [k] [ideal]]", "attention in software or through the array block", cmd_kv},
+    {"policy", "[dense | streamingllm|h2o|tova budget [sinks|window]]", "KV-cache eviction", cmd_policy},
     {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };

@@ -21,18 +21,28 @@ static int lookup(const llm_model_t *m, const char *str, size_t len) {
   return -1;
 }
 
+/* Whether token ID is the byte-fallback piece <0xHH> of BYTE: vocabularies
+   without byte tokens cannot encode characters outside their pieces. */
+static int is_byte_piece(const llm_model_t *m, int id, int byte) {
+  static const char hex[] = "0123456789ABCDEF";
+  if (id >= m->vocab_size) return 0;
+  const char *p = piece(m, id);
+  return p[0] == '<' && p[1] == '0' && p[2] == 'x' && p[3] == hex[byte >> 4] && p[4] == hex[byte & 15] &&
+         p[5] == '>' && p[6] == '\0';
+}
+
 int llm_encode(const llm_model_t *m, const char *text, int bos, int *tokens, int max_tokens,
                char *work, size_t work_bytes) {
   int n = 0;
-  if (work_bytes < (size_t)m->max_token_length * 2 + 3) return -1;
+  if (work_bytes < (size_t)m->max_token_length * 2 + 3) return LLM_ENCODE_TOO_LONG;
   if (bos) {
-    if (n >= max_tokens) return -1;
+    if (n >= max_tokens) return LLM_ENCODE_TOO_LONG;
     tokens[n++] = LLM_TOKEN_BOS;
   }
   if (text[0] != '\0') {
     int space = lookup(m, " ", 1);
     if (space >= 0) {
-      if (n >= max_tokens) return -1;
+      if (n >= max_tokens) return LLM_ENCODE_TOO_LONG;
       tokens[n++] = space;
     }
   }
@@ -45,12 +55,14 @@ int llm_encode(const llm_model_t *m, const char *text, int bos, int *tokens, int
     if ((c[1] & 0xC0) == 0x80 && len < 4) continue;
     int id = lookup(m, work, len);
     if (id >= 0) {
-      if (n >= max_tokens) return -1;
+      if (n >= max_tokens) return LLM_ENCODE_TOO_LONG;
       tokens[n++] = id;
     } else {
       for (size_t i = 0; i < len; i++) {
-        if (n >= max_tokens) return -1;
-        tokens[n++] = (unsigned char)work[i] + 3;
+        if (n >= max_tokens) return LLM_ENCODE_TOO_LONG;
+        int byte = (unsigned char)work[i];
+        if (!is_byte_piece(m, byte + 3, byte)) return LLM_ENCODE_UNKNOWN;
+        tokens[n++] = byte + 3;
       }
     }
     len = 0;

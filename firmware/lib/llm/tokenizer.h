@@ -12,9 +12,14 @@
 #define LLM_TOKEN_BOS 1
 #define LLM_TOKEN_EOS 2
 
+#define LLM_ENCODE_TOO_LONG (-1)
+#define LLM_ENCODE_UNKNOWN (-2)
+
 /* Encodes TEXT (NUL-terminated) into TOKENS (room for MAX_TOKENS), with BOS
-   first when BOS is set. Returns the count, or -1 when the text needs more
-   than MAX_TOKENS tokens. WORK must hold max_token_length * 2 + 3 bytes. */
+   first when BOS is set. Returns the count, LLM_ENCODE_TOO_LONG when the text
+   needs more than MAX_TOKENS tokens (or WORK is too small), or
+   LLM_ENCODE_UNKNOWN for a character that is neither a piece nor a byte token
+   of the vocabulary. WORK must hold max_token_length * 2 + 3 bytes. */
 int llm_encode(const llm_model_t *m, const char *text, int bos, int *tokens, int max_tokens,
                char *work, size_t work_bytes);
 

@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""One passkey task of the retrieval model on the simulated SoC: the context
+is typed into the console with `prompt add` (lines are limited to 160
+characters), `story` answers greedily, and the answer is checked against the
+task's passkey and against the host build's tokens.  Prints BENCH lines.
+
+usage: retrieval_soc.py --build DIR [--len 1024] [--depth 0.05] [--seed 3]
+"""
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools", "retrieval"))
+import tasks  # noqa: E402
+
+LINE_WORDS = 20  # console lines stay under 160 characters
+
+
+def passkey_session(length, depth, seed):
+    """(script text, prompt text, expected answer ids, steps)."""
+    task = tasks.make("passkey", random.Random(seed), length, depth)
+    start, end, _ = task.answers[0]
+    prompt = tasks.decode(task.tokens[1:start])[1:]  # the encoder adds the leading space
+    words = prompt.split(" ")
+    lines = [" ".join(words[i:i + LINE_WORDS]) for i in range(0, len(words), LINE_WORDS)]
+    script = "".join(f"prompt add {line}\n" for line in lines)
+    steps = end - 1  # forward passes at positions 0 .. end - 2 emit tokens 1 .. end - 1
+    script += f"story -n {steps} --ids\nexit 0\n"
+    return script, prompt, task.tokens[start:end], steps
+
+
+def run_soc(build, script, timeout):
+    path = os.path.join(tempfile.mkdtemp(prefix="unicaim-retr-"), "session.txt")
+    with open(path, "w") as f:
+        f.write(script)
+    out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
+                          os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "retr.elf"),
+                          "--script", path, "--timeout", str(timeout)],
+                         capture_output=True, text=True, timeout=timeout * 2)
+    return out.returncode, out.stdout + out.stderr
+
+
+def run_host(build, prompt, steps):
+    out = subprocess.run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "retrieval", "retrieval.ucm"),
+                          "-n", str(steps), "-i", prompt, "--ids"], capture_output=True, text=True, timeout=600)
+    m = re.search(r"^TOKENS(.*)$", out.stdout, re.M)
+    return [int(t) for t in m.group(1).split()] if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--len", type=int, default=1024)
+    ap.add_argument("--depth", type=float, default=0.05)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=3600)
+    args = ap.parse_args()
+    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed)
+    rc, out = run_soc(args.build, script, args.timeout)
+    m = re.search(r"^TOKENS(.*)$", out, re.M)
+    soc = [int(t) for t in m.group(1).split()] if m else None
+    host = run_host(args.build, prompt, steps)
+    cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
+    ok = rc == 0 and soc is not None and soc == host and soc[-len(answer):] == answer
+    print(f"passkey at depth {args.depth} of {args.len} tokens: expected {tasks.decode(answer)!r}, "
+          f"SoC {tasks.decode(soc[-len(answer):]) if soc else None!r}, host tokens {'equal' if soc == host else 'differ'}")
+    print(f"BENCH retr_soc_passkey_correct_len{args.len} {int(ok)} bool")
+    if cycles:
+        print(f"BENCH retr_soc_decode_cycles_per_token_len{args.len} {cycles.group(1)} cycles")
+        print(f"BENCH retr_soc_prefill_cycles_per_token_len{args.len} {cycles.group(2)} cycles")
+    if not ok:
+        print(out[-3000:], file=sys.stderr)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Retrieval-model tests: the task vocabulary against the firmware's encoder,
+the training-and-export pipeline (a few steps, then PyTorch against the C fp32
+reference), the shipped model's exact match on held-out tasks, bad input, and
+a passkey task answered on the simulated SoC."""
+import os
+import random
+import re
+import sys
+import tempfile
+
+from registry import registry
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PY = "/usr/bin/python3"
+RETR = os.path.join(ROOT, "tools", "retrieval")
+SHIPPED = os.path.join(ROOT, "models", "retrieval")
+sys.path.insert(0, RETR)
+sys.path.insert(0, HERE)
+
+
+def collect(build, run):
+    import tasks
+    host, evaluate = os.path.join(build, "llm", "llm_host"), os.path.join(build, "llm", "llm_eval")
+    image = os.path.join(build, "retrieval", "retrieval.ucm")
+    model = os.path.join(SHIPPED, "retrieval.bin")
+    tmp = tempfile.mkdtemp(prefix="unicaim-retr-")
+    tests, add = registry("retrieval")
+
+    @add("firmware-encoder-matches-tasks")
+    def _():
+        # The firmware encoder (host build) turns each task's text back into
+        # the generated ids: llm_host echoes the prompt's tokens.
+        rng = random.Random(11)
+        for kind in tasks.KINDS:
+            task = tasks.make(kind, rng, 300)
+            text = tasks.decode(task.tokens)[1:]
+            n = len(task.tokens)  # the prompt's positions, then one generated token
+            rc, out, err = run([host, image, "-n", str(n), "-i", text, "--ids"], 60)
+            m = re.search(r"^TOKENS(.*)$", out, re.M)
+            got = [int(t) for t in m.group(1).split()][:n - 1] if m else None
+            if rc != 0 or got != task.tokens[1:]:
+                return False, f"{kind}: rc={rc}\nwant {task.tokens[1:40]}\ngot  {(got or [])[:40]}\n{err}"
+        rc, out, err = run([PY, os.path.join(RETR, "tasks.py"), "check-encode"], 60)
+        return rc == 0, out + err
+
+    @add("train-export-matches-c-reference")
+    def _():
+        # A few training steps of a small model, the llama2.c export, and the
+        # C fp32 reference reproducing PyTorch's greedy continuation.
+        out_dir = os.path.join(tmp, "tiny")
+        rc, out, err = run([PY, os.path.join(RETR, "train.py"), "--out", out_dir, "--stages", "64:3",
+                            "--dim", "32", "--hidden", "64", "--layers", "2", "--heads", "1", "--kv-heads", "1",
+                            "--seq-len", "128", "--eval-every", "3"], 300)
+        if rc != 0:
+            return False, out + err
+        import torch
+        from model import load_v0
+        torch.set_num_threads(1)
+        net = load_v0(os.path.join(out_dir, "retrieval.bin"))
+        ids = tasks.make("passkey", random.Random(5), 100).tokens[:60]
+        with torch.no_grad():
+            for _ in range(24):
+                ids.append(int(net(torch.tensor([ids]))[0, -1].argmax()))
+        task_file = os.path.join(tmp, "greedy.tasks")
+        with open(task_file, "w") as f:
+            f.write(f"greedy 0.5 60:{len(ids)}:0 {' '.join(map(str, ids))}\n")
+        tiny_image = os.path.join(out_dir, "tiny.ucm")
+        rc, o, e = run([PY, os.path.join(ROOT, "tools", "llm", "convert.py"), os.path.join(out_dir, "retrieval.bin"),
+                        os.path.join(out_dir, "tokenizer.bin"), "-o", tiny_image], 60)
+        if rc != 0:
+            return False, o + e
+        rc, o, e = run([evaluate, os.path.join(out_dir, "retrieval.bin"), tiny_image, "tasks", task_file], 120)
+        ok = rc == 0 and "BENCH retr_dense_em_greedy_fp32 100.00 pct" in o
+        return ok, f"rc={rc}\n{o}{e}"
+
+    @add("shipped-model-exact-match")
+    def _():
+        # 8 held-out tasks per kind at full context (make bench-retr runs 60).
+        task_file = os.path.join(tmp, "heldout.tasks")
+        rc, o, e = run([PY, os.path.join(RETR, "tasks.py"), "heldout", task_file, "--len", "1024",
+                        "--per-kind", "8", "--seed", "2000"], 60)
+        if rc != 0:
+            return False, o + e
+        rc, o, e = run([evaluate, model, image, "tasks", task_file], 600)
+        em = {(k, p): float(v) for k, p, v in re.findall(r"retr_dense_em_(\w+?)_(fp32|int) ([0-9.]+)", o)}
+        # Floors below what the shipped model measures on 60 per kind
+        # (passkey 100/100, recall 83/81 fp32/int); two-hop is not learnt yet.
+        floors = {"passkey": 90.0, "recall": 60.0, "twohop": 0.0}
+        ok = rc == 0 and len(em) == 6 and all(v >= floors[k] for (k, p), v in em.items())
+        return ok, f"rc={rc}\n{o}{e}"
+
+    @add("host-unknown-character")
+    def _():
+        rc, out, err = run([host, image, "-n", "8", "-i", "What is the pass key?"], 60)
+        return rc == 2 and "cannot encode" in err, f"rc={rc}\n{out}{err}"
+
+    @add("soc-passkey")
+    def _():
+        rc, out, err = run([PY, os.path.join(HERE, "retrieval_soc.py"), "--build", build, "--len", "160",
+                            "--depth", "0.1", "--timeout", "600"], 1200)
+        return rc == 0 and "retr_soc_passkey_correct_len160 1" in out, f"rc={rc}\n{out[-1500:]}{err[-1500:]}"
+
+    @add("soc-prompt-bad-input")
+    def _():
+        script = os.path.join(tmp, "bad.txt")
+        long_line = " ".join(["the"] * 36)  # 154-character lines
+        with open(script, "w") as f:
+            f.write("prompt bogus\nprompt add What\nstory -n 4\n" + f"prompt add {long_line}\n" * 60 +
+                    "prompt\nprompt add the cat\nprompt clear\nprompt\nexit 0\n")
+        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
+                            os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "retr.elf"),
+                            "--script", script, "--timeout", "300"], 600)
+        ok = (rc == 0 and "error: usage: prompt" in out and "cannot encode" in out and
+              out.count("error: prompt too long") >= 1 and out.rstrip().count("prompt: 0 bytes") >= 2)
+        return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
+
+    return tests

@@ -1,0 +1,338 @@
+#!/usr/bin/python3
+"""Synthetic long-context retrieval tasks and the vocabulary they are written in.
+
+Three task kinds, each a stretch of plain filler text with facts hidden in it
+and questions at the end (in the spirit of RULER and passkey retrieval):
+  passkey  " the pass key is 47219. remember it." at some depth;
+           question " what is the pass key? the pass key is" -> " 4" "7" "2" "1" "9"
+  recall   multi-query associative recall: many " the lamp has code 382."
+           facts, several queried: " what code has the lamp? the lamp has code" -> digits
+  twohop   " the ring is in the jar." ... " the jar is in the barn." (other
+           chains as distractors); question " where is the ring?" answered in
+           two steps " the ring is in the jar. the jar is in the barn." (the
+           chain is spelled out, so both hops are retrievals from the context)
+plus "filler": plain text only, so the model also models ordinary text.
+
+The vocabulary is lower-case words with their leading space.  Its
+tokenizer.bin holds every single character used and every space-prefixed
+prefix of every word (" b", " ba", " bar", " barn"), scored by length, so that
+llama2.c's BPE encoder (ours: firmware/lib/llm/tokenizer.c) turns the text
+back into exactly the ids generated here: merges can only grow a word from its
+start.  Tasks are generated as token ids directly; `check-encode` verifies the
+correspondence with the firmware encoder's rules.
+
+usage: tasks.py tokenizer OUT.bin
+       tasks.py heldout OUT.tasks --len 1024 --per-kind 60 --seed 1000
+       tasks.py show KIND --len 256 --seed 1
+"""
+import argparse
+import random
+import struct
+import sys
+
+# --- vocabulary --------------------------------------------------------------------
+
+NOUNS = "cat dog bird girl boy man fox king frog bee cow duck fish pig owl bear mom dad".split()
+ADJECTIVES = "big red old small happy sad blue green little good bad hot cold".split()
+VERBS = "sat ran saw liked had got made ate found took met hid played sang looked jumped walked".split()
+PLACES = "park tree sea hill road farm pond town wood lake river".split()
+PREPOSITIONS = "on in near by at to under with".split()
+PRONOUNS = "he she they it".split()
+KEYS = ("lamp desk door gate bell boat cake coat drum fork harp kite lock mask nest oven "
+        "pipe rope sock tent vase wand whip yarn bowl comb flag horn jug leaf mop nail").split()
+OBJECTS = "ball ring coin hat cup book doll pen toy shoe".split()
+CONTAINERS = "box bag jar pot case cart tin can basket chest".split()
+ROOMS = "hall attic barn shed den yard garage cellar garden kitchen".split()
+GLUE = "the a and then but so was very one day night pass key is remember what where code has".split()
+
+WORDS = sorted(set(NOUNS + ADJECTIVES + VERBS + PLACES + PREPOSITIONS + PRONOUNS + KEYS + OBJECTS +
+                   CONTAINERS + ROOMS + GLUE))
+PUNCT = [".", "?"]
+DIGITS = [str(d) for d in range(10)]
+SPECIALS = ["<unk>", "<s>", "</s>"]  # ids 0, 1, 2 as in llama2.c
+BOS = 1
+
+
+def build_pieces():
+    """All pieces in id order: specials, single characters, word prefixes."""
+    chars = sorted(set("".join(WORDS)) | set(PUNCT) | set(DIGITS) | {" "})
+    prefixes = sorted({" " + w[:n] for w in WORDS for n in range(1, len(w) + 1)} |
+                      {" " + d for d in DIGITS})
+    return SPECIALS + chars + prefixes
+
+
+PIECES = build_pieces()
+PIECE_ID = {p: i for i, p in enumerate(PIECES)}
+VOCAB_SIZE = len(PIECES)
+
+
+def write_tokenizer(path):
+    """llama2.c tokenizer.bin: max length, then (float score, int len, bytes) per piece."""
+    out = bytearray(struct.pack("<I", max(len(p.encode()) for p in PIECES)))
+    for i, p in enumerate(PIECES):
+        b = p.encode()
+        # Longer pieces merge first; specials never merge (lowest score).
+        score = -1e9 if i < len(SPECIALS) else float(len(b))
+        out += struct.pack("<fi", score, len(b)) + b
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def word(w):
+    return PIECE_ID[" " + w]
+
+
+def number(digits):
+    """' 4' '7' '2': a number as the encoder splits it."""
+    return [PIECE_ID[" " + digits[0]]] + [PIECE_ID[d] for d in digits[1:]]
+
+
+def decode(ids):
+    return "".join(PIECES[i] if i >= len(SPECIALS) else "" for i in ids)
+
+
+def encode(text):
+    """The firmware encoder's algorithm (llama2.c's), for checking the vocabulary."""
+    ids = ([PIECE_ID[" "]] if text else []) + [PIECE_ID[c] for c in text]
+    while True:
+        best = None
+        for i in range(len(ids) - 1):
+            merged = PIECE_ID.get(PIECES[ids[i]] + PIECES[ids[i + 1]])
+            if merged is not None and (best is None or len(PIECES[merged]) > len(PIECES[best[1]])):
+                best = (i, merged)
+        if best is None:
+            return ids
+        ids[best[0]:best[0] + 2] = [best[1]]
+
+
+# --- text --------------------------------------------------------------------------
+
+PERIOD, QUESTION = PIECE_ID["."], PIECE_ID["?"]
+# Every token the tasks use: words, both forms of the digits, punctuation.
+COPYABLE = sorted({word(w) for w in WORDS} | {PIECE_ID[d] for d in DIGITS} |
+                  {PIECE_ID[" " + d] for d in DIGITS} | {PERIOD, QUESTION})
+
+
+def sentence(rng):
+    """One sentence of filler: a little grammar over the plain-text words."""
+    c = rng.choice
+    kind = rng.randrange(5)
+    if kind == 0:
+        words = ["the", c(ADJECTIVES), c(NOUNS), c(VERBS), c(PREPOSITIONS), "the", c(PLACES)]
+    elif kind == 1:
+        words = ["one", c(["day", "night"]), "the", c(NOUNS), c(VERBS), "a", c(ADJECTIVES), c(NOUNS)]
+    elif kind == 2:
+        words = [c(["then", "so", "but"]), c(PRONOUNS), "was", "very", c(ADJECTIVES)]
+    elif kind == 3:
+        words = ["the", c(NOUNS), "and", "the", c(NOUNS), c(VERBS), c(PREPOSITIONS), "the", c(PLACES)]
+    else:
+        words = ["a", c(NOUNS), c(VERBS), "the", c(ADJECTIVES), c(NOUNS)]
+    return [word(w) for w in words] + [PERIOD]
+
+
+def digits(rng, n):
+    return "".join(rng.choice(DIGITS) for _ in range(n))
+
+
+class Task:
+    """A sequence of ids with answer spans: tokens[start:end] follow from the
+    context before `start`.  `weights` marks what training should predict:
+    1 for text, 0 for random values stated the first time, ANSWER for answers."""
+    ANSWER = 8.0
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.tokens = [BOS]
+        self.weights = [0.0]
+        self.answers = []   # (start, end, needle position)
+
+    def add(self, ids, weight=1.0):
+        self.tokens += ids
+        self.weights += [weight] * len(ids)
+
+    def add_answer(self, ids, needle_pos):
+        self.answers.append((len(self.tokens), len(self.tokens) + len(ids), needle_pos))
+        self.add(ids, Task.ANSWER)
+
+
+def fill_until(task, rng, length):
+    """Filler sentences while they fit in LENGTH tokens."""
+    while True:
+        s = sentence(rng)
+        if len(task.tokens) + len(s) > length:
+            return
+        task.add(s)
+
+
+def place_facts(task, rng, facts, length, reserve, probe=0, depth=None):
+    """Write filler with FACTS (lists of (ids, weight)) at random depths in
+    [0, length - reserve), fact PROBE at fraction DEPTH of that range when
+    given; returns each fact's start position (in fact order)."""
+    budget = max(length - reserve - sum(len(ids) for f in facts for ids, _ in f), 1)
+    depths = [rng.randrange(budget) for _ in facts]
+    if depth is not None:
+        depths[probe] = int(depth * budget)
+    starts = [0] * len(facts)
+    filler = 0
+    for d, i in sorted((d, i) for i, d in enumerate(depths)):
+        while True:
+            s = sentence(rng)
+            if filler + len(s) > d:
+                break
+            task.add(s)
+            filler += len(s)
+        starts[i] = len(task.tokens)
+        for ids, weight in facts[i]:
+            task.add(ids, weight)
+    return starts
+
+
+def question_words(words, mark):
+    return [word(w) for w in words] + [mark]
+
+
+def passkey(rng, length, depth=None):
+    task = Task("passkey")
+    key = digits(rng, 5)
+    needle = [([word(w) for w in "the pass key is".split()], 1.0), (number(key), 0.0),
+              ([PERIOD, word("remember"), word("it"), PERIOD], 1.0)]
+    question = question_words("what is the pass key".split(), QUESTION) + \
+        [word(w) for w in "the pass key is".split()]
+    reserve = len(question) + 6
+    start = place_facts(task, rng, [needle], length, reserve, 0, depth)[0]
+    fill_until(task, rng, length - reserve)
+    task.add(question)
+    task.add_answer(number(key), start)
+    task.add([PERIOD])
+    return task
+
+
+def recall(rng, length, depth=None):
+    """With DEPTH, the first fact is placed there and queried first."""
+    task = Task("recall")
+    n_pairs = rng.randint(2, max(2, min(16, length // 20)))
+    n_queries = rng.randint(1, max(1, min(6, n_pairs, length // 40)))
+    keys = rng.sample(KEYS, n_pairs)
+    values = [digits(rng, 3) for _ in keys]
+    facts = [[([word(w) for w in ("the", k, "has", "code")], 1.0), (number(v), 0.0), ([PERIOD], 1.0)]
+             for k, v in zip(keys, values)]
+    reserve = n_queries * 14 + 1
+    starts = place_facts(task, rng, facts, length, reserve, 0, depth)
+    queried = [0] + rng.sample(range(1, n_pairs), n_queries - 1) if depth is not None else \
+        rng.sample(range(n_pairs), n_queries)
+    fill_until(task, rng, length - reserve)
+    for q in queried:
+        task.add(question_words(("what", "code", "has", "the", keys[q]), QUESTION) +
+                 [word(w) for w in ("the", keys[q], "has", "code")])
+        task.add_answer(number(values[q]), starts[q])
+        task.add([PERIOD])
+    return task
+
+
+def twohop(rng, length, depth=None):
+    """Chain 0 is asked; with DEPTH its first hop is placed there."""
+    task = Task("twohop")
+    n_chains = rng.randint(2, max(2, min(5, length // 64)))
+    objects = rng.sample(OBJECTS, n_chains)
+    containers = rng.sample(CONTAINERS, n_chains)
+    rooms = rng.sample(ROOMS, n_chains)
+
+    def is_in(a, b):
+        return [([word(w) for w in ("the", a, "is", "in", "the", b)] + [PERIOD], 1.0)]
+
+    hops = [is_in(o, c) for o, c in zip(objects, containers)] + \
+        [is_in(c, r) for c, r in zip(containers, rooms)]
+    question = question_words(("where", "is", "the", objects[0]), QUESTION)
+    answer = hops[0][0][0] + hops[n_chains][0][0]
+    reserve = len(question) + len(answer) + 2
+    starts = place_facts(task, rng, hops, length, reserve, 0, depth)
+    fill_until(task, rng, length - reserve)
+    task.add(question)
+    task.add_answer(answer, min(starts[0], starts[n_chains]))
+    return task
+
+
+def repeat(rng, length, depth=None):
+    """Random tokens, then the same again: every repeated token is
+    predictable only from the context, the dense signal from which a small
+    model learns to copy (induction heads) before the sparse task answers."""
+    task = Task("repeat")
+    run = [rng.choice(COPYABLE) for _ in range((length - 1) // 2)]
+    task.add(run)
+    task.add(run[:1])
+    task.add(run[1:length - 1 - len(run)], 2.0)
+    return task
+
+
+def filler(rng, length, depth=None):
+    task = Task("filler")
+    fill_until(task, rng, length)
+    return task
+
+
+KINDS = {"passkey": passkey, "recall": recall, "twohop": twohop, "repeat": repeat, "filler": filler}
+EVAL_KINDS = ("passkey", "recall", "twohop")
+
+
+def make(kind, rng, length, depth=None):
+    """A task of at most LENGTH tokens."""
+    task = KINDS[kind](rng, length, depth)
+    assert len(task.tokens) <= length, (kind, len(task.tokens), length)
+    return task
+
+
+# --- held-out files -----------------------------------------------------------------
+
+def write_heldout(path, length, per_kind, seed):
+    """Text file, one task per line: kind, depth bin, answer spans, then ids.
+    Depths are spread evenly: task i of a kind puts its needle at (i + 0.5) /
+    per_kind of the context."""
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        for kind in EVAL_KINDS:
+            for i in range(per_kind):
+                depth = (i + 0.5) / per_kind
+                task = make(kind, rng, length, depth)
+                spans = ",".join(f"{a}:{b}:{n}" for a, b, n in task.answers)
+                f.write(f"{kind} {depth:.4f} {spans} {' '.join(map(str, task.tokens))}\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("tokenizer")
+    t.add_argument("out")
+    h = sub.add_parser("heldout")
+    h.add_argument("out")
+    h.add_argument("--len", type=int, default=1024)
+    h.add_argument("--per-kind", type=int, default=60)
+    h.add_argument("--seed", type=int, default=1000)
+    s = sub.add_parser("show")
+    s.add_argument("kind", choices=sorted(KINDS))
+    s.add_argument("--len", type=int, default=256)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--depth", type=float)
+    sub.add_parser("check-encode")
+    args = ap.parse_args()
+    if args.cmd == "tokenizer":
+        write_tokenizer(args.out)
+        print(f"{args.out}: {VOCAB_SIZE} pieces")
+    elif args.cmd == "heldout":
+        write_heldout(args.out, args.len, args.per_kind, args.seed)
+    elif args.cmd == "show":
+        task = make(args.kind, random.Random(args.seed), args.len, args.depth)
+        print(decode(task.tokens))
+        for a, b, n in task.answers:
+            print(f"answer [{a}:{b}] {decode(task.tokens[a:b])!r} needle at {n}")
+    else:
+        rng = random.Random(7)
+        for i in range(20):
+            task = make(rng.choice(sorted(KINDS)), rng, 160)
+            text = decode(task.tokens)[1:]  # the encoder adds the leading space back
+            if encode(text) != task.tokens[1:]:
+                sys.exit(f"task {i}: encode(decode(ids)) differs")
+        print(f"check-encode: 20 tasks round-trip, vocabulary {VOCAB_SIZE}")
+
+
+if __name__ == "__main__":
+    main()
