@@ -36,17 +36,11 @@ static void emit(int token, const char *text, void *ctx) {
 
 static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
 
-/* NAME:BUDGET[:EXTRA] with the console's defaults (4 sinks; H2O's window half the budget). */
+/* NAME:BUDGET[:EXTRA], the console's "policy NAME BUDGET [EXTRA]". */
 static int parse_policy(const char *text, kv_policy_t *p) {
   char name[16];
   int budget = 0, extra = -1;
-  if (sscanf(text, "%15[a-z0-9]:%d:%d", name, &budget, &extra) < 2) return 0;
-  *p = (kv_policy_t){.budget = budget};
-  if (!strcmp(name, "streamingllm")) p->kind = KV_STREAMING, p->sinks = extra >= 0 ? extra : 4;
-  else if (!strcmp(name, "h2o")) p->kind = KV_H2O, p->window = extra >= 0 ? extra : budget / 2;
-  else if (!strcmp(name, "tova")) p->kind = KV_TOVA;
-  else return 0;
-  return 1;
+  return sscanf(text, "%15[a-z0-9]:%d:%d", name, &budget, &extra) >= 2 && !kv_policy_make(p, name, budget, extra);
 }
 
 int main(int argc, char **argv) {

@@ -31,11 +31,10 @@ enum { N_BUDGETS = sizeof budgets_pct / sizeof budgets_pct[0] };
 static const kv_policy_kind_t policies[] = {KV_STREAMING, KV_H2O, KV_TOVA};
 enum { N_POLICIES = sizeof policies / sizeof policies[0] };
 
-/* The policy's parameters for a budget of BUDGET slots. */
+/* The policy with its defaults at a budget of BUDGET slots (one sink below 9). */
 static kv_policy_t policy_for(kv_policy_kind_t kind, int budget) {
-  kv_policy_t p = {.kind = kind, .budget = budget};
-  if (kind == KV_STREAMING) p.sinks = budget > 8 ? 4 : 1;
-  if (kind == KV_H2O) p.window = budget / 2;
+  kv_policy_t p;
+  kv_policy_make(&p, kv_policy_name(kind), budget, kind == KV_STREAMING && budget <= 8 ? 1 : -1);
   return p;
 }
 

@@ -244,26 +244,12 @@ static int cmd_kv(int argc, char **argv) {
 /* policy [dense | streamingllm BUDGET [SINKS] | h2o BUDGET [WINDOW] | tova BUDGET] */
 static int cmd_policy(int argc, char **argv) {
   if (argc > 1) {
-    kv_policy_t p = {.kind = KV_KEEP_ALL};
+    kv_policy_t p;
     int32_t budget = 0, extra = -1;
-    int ok = argc <= 4;
+    int ok = argc <= 4 && (argc == 2) == !strcmp(argv[1], "dense");
     if (ok && argc >= 3) ok = cmd_parse_i32_range(argv[2], 1, model.seq_len, &budget);
     if (ok && argc == 4) ok = cmd_parse_i32_range(argv[3], 0, model.seq_len, &extra);
-    p.budget = budget;
-    if (!ok || (!strcmp(argv[1], "dense") && argc != 2)) {
-      ok = 0;
-    } else if (!strcmp(argv[1], "streamingllm") && argc >= 3) {
-      p.kind = KV_STREAMING;
-      p.sinks = extra >= 0 ? extra : 4;
-    } else if (!strcmp(argv[1], "h2o") && argc >= 3) {
-      p.kind = KV_H2O;
-      p.window = extra >= 0 ? extra : budget / 2;
-    } else if (!strcmp(argv[1], "tova") && argc == 3) {
-      p.kind = KV_TOVA;
-    } else if (strcmp(argv[1], "dense")) {
-      ok = 0;
-    }
-    if (!ok || kv_set_policy(&state.kv, &p)) {
+    if (!ok || kv_policy_make(&p, argv[1], budget, extra) || kv_set_policy(&state.kv, &p)) {
       printf("error: usage: policy [dense | streamingllm 1..%d [sinks] | h2o 1..%d [window] | tova 1..%d] "
              "(sinks + window below the budget)\n", model.seq_len, model.seq_len, model.seq_len);
       return -1;

@@ -1,5 +1,7 @@
 #include "kvcache.h"
 
+#include <string.h>
+
 #include "attention.h"
 #include "fixmath.h"
 #include "llm_model.h"
@@ -13,6 +15,11 @@ static int head_of(const kv_cache_t *kv, int layer, int kvh) {
   return layer * kv->n_kv_heads + kvh;
 }
 
+/* Where pair H's row of a slot table starts. */
+static size_t slots_of(const kv_cache_t *kv, int h) {
+  return (size_t)h * (size_t)kv->seq_len;
+}
+
 static int scores_attention(const kv_cache_t *kv) {
   return kv->policy.kind == KV_H2O || kv->policy.kind == KV_TOVA;
 }
@@ -20,6 +27,16 @@ static int scores_attention(const kv_cache_t *kv) {
 const char *kv_policy_name(kv_policy_kind_t kind) {
   static const char *const names[] = {"dense", "streamingllm", "h2o", "tova"};
   return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+}
+
+int kv_policy_make(kv_policy_t *p, const char *name, int budget, int extra) {
+  *p = (kv_policy_t){.kind = KV_KEEP_ALL, .budget = budget};
+  while (strcmp(name, kv_policy_name(p->kind)))
+    if (++p->kind > KV_TOVA) return -1;
+  if (p->kind == KV_STREAMING) p->sinks = extra >= 0 ? extra : 4;
+  else if (p->kind == KV_H2O) p->window = extra >= 0 ? extra : budget / 2;
+  else if (extra >= 0) return -1;
+  return 0;
 }
 
 int kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy) {
@@ -37,8 +54,8 @@ int kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy) {
    window, the oldest (StreamingLLM) or the lowest score, older first on
    ties. Fewer positions are protected than there are slots, so one exists. */
 static int victim(const kv_cache_t *kv, int h, int pos) {
-  const uint16_t *at = kv->slot_pos + (size_t)h * (size_t)kv->seq_len;
-  const int32_t *score = kv->slot_score + (size_t)h * (size_t)kv->seq_len;
+  const uint16_t *at = kv->slot_pos + slots_of(kv, h);
+  const int32_t *score = kv->slot_score + slots_of(kv, h);
   const kv_policy_t *p = &kv->policy;
   int best = -1;
   for (int s = 0; s < kv->capacity; s++) {
@@ -55,7 +72,7 @@ int kv_check(kv_cache_t *kv, int pos) {
   for (int h = 0; h < kv->n_layers * kv->n_kv_heads; h++) {
     int used = kv->used[h], want = pos + 1 < kv->capacity ? pos + 1 : kv->capacity;
     if (used != want) return -1;
-    const uint16_t *at = kv->slot_pos + (size_t)h * (size_t)kv->seq_len;
+    const uint16_t *at = kv->slot_pos + slots_of(kv, h);
     for (int t = 0; t <= pos; t++) seen[t] = 0;
     for (int s = 0; s < used; s++) {
       if (at[s] > pos || seen[at[s]]) return -1;
@@ -110,8 +127,8 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int8_t *key, in
     slot = victim(kv, h, pos);
     kv->evictions++;
   }
-  kv->slot_pos[(size_t)h * (size_t)kv->seq_len + (size_t)slot] = (uint16_t)pos;
-  kv->slot_score[(size_t)h * (size_t)kv->seq_len + (size_t)slot] = 0;
+  kv->slot_pos[slots_of(kv, h) + (size_t)slot] = (uint16_t)pos;
+  kv->slot_score[slots_of(kv, h) + (size_t)slot] = 0;
   size_t row = row_of(kv, layer, slot);
   size_t at = row * (size_t)(nkv * hs) + (size_t)(kvh * hs);
   for (int i = 0; i < hs; i++) kv->values[at + (size_t)i] = value[i];
@@ -162,7 +179,7 @@ static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a
    policy keeps none; TOVA's restarts at each new step. */
 static int32_t *policy_scores(kv_cache_t *kv, int h, int pos) {
   if (!scores_attention(kv)) return 0;
-  int32_t *score = kv->slot_score + (size_t)h * (size_t)kv->seq_len;
+  int32_t *score = kv->slot_score + slots_of(kv, h);
   if (kv->policy.kind == KV_TOVA && kv->scored_pos[h] != pos) {
     for (int s = 0; s < kv->used[h]; s++) score[s] = 0;
     kv->scored_pos[h] = pos;

@@ -70,6 +70,12 @@ int kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy);
 /* "dense", "streamingllm", "h2o", "tova". */
 const char *kv_policy_name(kv_policy_kind_t kind);
 
+/* The policy named NAME (kv_policy_name's) with BUDGET slots and EXTRA sinks
+   (StreamingLLM) or window (H2O); EXTRA < 0 takes the defaults, 4 sinks and
+   a window of half the budget. Returns -1 for an unknown name or an EXTRA
+   the policy has no use for. */
+int kv_policy_make(kv_policy_t *p, const char *name, int budget, int extra);
+
 /* Invariants of the slot tables: each (layer, kv head) holds at most
    capacity slots, no position twice, none ahead of POS, the sinks and the
    recent window kept.
