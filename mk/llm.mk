@@ -21,11 +21,13 @@ $(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c $(LLM_LIB_SRCS
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
 
-$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_file.c tools/llm/task_file.c tools/llm/task_file.h $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
+$(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_file.c tools/llm/task_file.c tools/llm/task_file.h \
+                       tools/llm/logits.c tools/llm/logits.h $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 
 $(LLM_BUILD)/prune_eval: tools/llm/prune_eval.c tools/llm/host_file.c tools/llm/task_file.c tools/llm/task_file.h \
+                         tools/llm/logits.c tools/llm/logits.h \
                          $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm

@@ -14,6 +14,7 @@
 
 #include "host_file.h"
 #include "llm_model.h"
+#include "logits.h"
 #include "ref_fp32.h"
 #include "task_file.h"
 #include "tokenizer.h"
@@ -25,23 +26,11 @@ static int argmax_f(const float *x, int n) {
   return b;
 }
 
-static int argmax_i(const int32_t *x, int n) {
-  int b = 0;
-  for (int i = 1; i < n; i++) if (x[i] > x[b]) b = i;
-  return b;
-}
-
 /* log softmax(x)[k] */
 static double logprob_f(const float *x, int n, int k) {
   double max = x[argmax_f(x, n)], sum = 0;
   for (int i = 0; i < n; i++) sum += exp(x[i] - max);
   return x[k] - max - log(sum);
-}
-
-static double logprob_i(const int32_t *x, int n, int k) {
-  double max = x[argmax_i(x, n)] / 65536.0, sum = 0;
-  for (int i = 0; i < n; i++) sum += exp(x[i] / 65536.0 - max);
-  return x[k] / 65536.0 - max - log(sum);
 }
 
 static uint64_t rng_state;
@@ -81,6 +70,7 @@ static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int l
   int *seq = malloc(sizeof(int) * (size_t)(len + 1));
   llm_state_t state;
   llm_state_init(&state, model, malloc(llm_state_bytes(model)));
+  double *lp = malloc(sizeof(double) * (size_t)model->vocab_size);
   long agree = 0, total = 0;
   double nll_ref = 0, nll_int = 0;
   for (int sidx = 1; sidx <= seqs; sidx++) {
@@ -90,10 +80,11 @@ static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int l
     for (int pos = 0; pos < len; pos++) {
       const float *lf = ref_forward(ref, seq[pos], pos);
       const int32_t *li = llm_forward(&state, seq[pos], pos);
-      agree += argmax_f(lf, ref->vocab_size) == argmax_i(li, model->vocab_size);
+      agree += argmax_f(lf, ref->vocab_size) == logits_argmax(li, model->vocab_size);
       total++;
       nll_ref -= logprob_f(lf, ref->vocab_size, seq[pos + 1]);
-      nll_int -= logprob_i(li, model->vocab_size, seq[pos + 1]);
+      logits_log_softmax(li, model->vocab_size, lp);
+      nll_int -= lp[seq[pos + 1]];
     }
   }
   printf("BENCH lm_int8_top1_vs_fp32 %.2f pct\n", 100.0 * (double)agree / (double)total);
@@ -141,7 +132,7 @@ static int retrieval_tasks(ref_model_t *ref, const llm_model_t *model, const cha
       const float *lf = ref_forward(ref, task.tokens[pos], pos);
       const int32_t *li = llm_forward(&state, task.tokens[pos], pos);
       wrong[pos] = (unsigned char)((argmax_f(lf, ref->vocab_size) != task.tokens[pos + 1]) |
-                                   (argmax_i(li, model->vocab_size) != task.tokens[pos + 1]) << 1);
+                                   (logits_argmax(li, model->vocab_size) != task.tokens[pos + 1]) << 1);
     }
     for (int s = 0; s < task.n_spans; s++) {
       unsigned char missed = 0;

@@ -20,6 +20,7 @@
 
 #include "host_file.h"
 #include "llm_model.h"
+#include "logits.h"
 #include "sampler.h"
 #include "task_file.h"
 #include "tokenizer.h"
@@ -36,21 +37,6 @@ static kv_policy_t policy_for(kv_policy_kind_t kind, int budget) {
   kv_policy_t p;
   kv_policy_make(&p, kv_policy_name(kind), budget, kind == KV_STREAMING && budget <= 8 ? 1 : -1);
   return p;
-}
-
-static int argmax_i(const int32_t *x, int n) {
-  int b = 0;
-  for (int i = 1; i < n; i++)
-    if (x[i] > x[b]) b = i;
-  return b;
-}
-
-/* log softmax of Q16 logits. */
-static void log_softmax(const int32_t *x, int n, double *out) {
-  double max = x[argmax_i(x, n)] / 65536.0, sum = 0;
-  for (int i = 0; i < n; i++) sum += exp(x[i] / 65536.0 - max);
-  double lse = max + log(sum);
-  for (int i = 0; i < n; i++) out[i] = x[i] / 65536.0 - lse;
 }
 
 static int stories(const llm_model_t *m, int seqs, int len, int prefill) {
@@ -78,8 +64,8 @@ static int stories(const llm_model_t *m, int seqs, int len, int prefill) {
       t[pos + 1] = llm_sample(&sampler, logits);
       if (pos + 1 >= prefill) {
         size_t at = (size_t)s * (size_t)steps + (size_t)(pos + 1 - prefill);
-        log_softmax(logits, vocab, dense + at * (size_t)vocab);
-        dense_top[at] = argmax_i(logits, vocab);
+        logits_log_softmax(logits, vocab, dense + at * (size_t)vocab);
+        dense_top[at] = logits_argmax(logits, vocab);
         nll_dense -= dense[at * (size_t)vocab + (size_t)t[pos + 1]];
       }
     }
@@ -99,10 +85,10 @@ static int stories(const llm_model_t *m, int seqs, int len, int prefill) {
           if (pos + 1 < prefill) continue;
           size_t at = (size_t)s * (size_t)steps + (size_t)(pos + 1 - prefill);
           const double *d = dense + at * (size_t)vocab;
-          log_softmax(logits, vocab, lp);
+          logits_log_softmax(logits, vocab, lp);
           for (int i = 0; i < vocab; i++) kl += exp(d[i]) * (d[i] - lp[i]);
           nll -= lp[t[pos + 1]];
-          agree += argmax_i(logits, vocab) == dense_top[at];
+          agree += logits_argmax(logits, vocab) == dense_top[at];
           total++;
         }
       }
@@ -133,7 +119,7 @@ static double tasks_em(llm_state_t *state, const char *path, kv_policy_kind_t ki
     kv_policy_t policy = policy_for(pct ? kind : KV_KEEP_ALL, pct * task.n / 100);
     if (kv_set_policy(&state->kv, &policy)) break;
     for (int pos = 0; pos + 1 < task.n; pos++)
-      wrong[pos] = argmax_i(llm_forward(state, task.tokens[pos], pos), m->vocab_size) != task.tokens[pos + 1];
+      wrong[pos] = logits_argmax(llm_forward(state, task.tokens[pos], pos), m->vocab_size) != task.tokens[pos + 1];
     for (int s = 0; s < task.n_spans; s++) {
       int missed = 0;
       for (int pos = task.span_start[s] - 1; pos < task.span_end[s] - 1; pos++) missed |= wrong[pos];
@@ -185,7 +171,7 @@ static int check(const llm_model_t *m, int len) {
       if (kv_set_policy(&state.kv, &policy)) return 2;
       int token = LLM_TOKEN_BOS;
       for (int pos = 0; pos < len; pos++) {
-        token = argmax_i(llm_forward(&state, token, pos), m->vocab_size);
+        token = logits_argmax(llm_forward(&state, token, pos), m->vocab_size);
         if (kv_check(&state.kv, pos)) {
           printf("%s at %d%%: invariant broken at position %d\n", kv_policy_name(policies[p]), budgets_pct[b], pos);
           return 1;
