@@ -7,6 +7,7 @@ import struct
 import tempfile
 
 from registry import registry
+from soc_console import console_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -41,12 +42,7 @@ def collect(build, run):
         return ok, out + err
 
     def soc_story(args, setup=""):
-        script = os.path.join(tmp, "story_%d.txt" % len(os.listdir(tmp)))
-        with open(script, "w") as f:
-            f.write(f"{setup}story {args}\nexit 0\n")
-        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
-                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "600"], 900)
+        rc, out, err = console_session(run, build, "llm.elf", f"{setup}story {args}\nexit 0\n", tmp, 450)
         m = re.search(r"^TOKENS(.*)$", out, re.M)
         return rc, out, err, (m.group(1).split() if m else None)
 
@@ -92,13 +88,10 @@ def collect(build, run):
 
     @add("soc-policy-bad-input")
     def _():
-        script = os.path.join(tmp, "policybad.txt")
-        with open(script, "w") as f:
-            f.write("policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 4\npolicy lru 8\n"
-                    "policy dense 3\npolicy streamingllm 40 2\npolicy h2o 9999\npolicy\nexit 0\n")
-        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
-                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "300"], 600)
+        rc, out, err = console_session(run, build, "llm.elf",
+                                       "policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 4\n"
+                                       "policy lru 8\npolicy dense 3\npolicy streamingllm 40 2\npolicy h2o 9999\n"
+                                       "policy\nexit 0\n", tmp)
         ok = (rc == 0 and out.count("error: usage: policy") == 7 and
               out.count("policy: streamingllm, budget 40, sinks 2, window 0") == 2)
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
@@ -122,24 +115,16 @@ def collect(build, run):
 
     @add("soc-kv-bad-input")
     def _():
-        script = os.path.join(tmp, "kvbad.txt")
-        with open(script, "w") as f:
-            f.write("kv unicaim 9999\nkv unicaim x\nkv fast\nkv unicaim 4 nope\nkv\nexit 0\n")
-        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
-                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "300"], 600)
+        rc, out, err = console_session(run, build, "llm.elf",
+                                       "kv unicaim 9999\nkv unicaim x\nkv fast\nkv unicaim 4 nope\nkv\nexit 0\n", tmp)
         ok = rc == 0 and out.count("error: usage: kv") == 4 and "kv: dense attention in software" in out
         return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}"
 
     @add("soc-bad-story-input")
     def _():
         long_prompt = " ".join(["dragon"] * 20)
-        script = os.path.join(tmp, "bad.txt")
-        with open(script, "w") as f:
-            f.write(f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nmodel\nexit 0\n")
-        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                            os.path.join(build, "sim", "unicaim-sim"), "--elf",
-                            os.path.join(build, "fw", "llm.elf"), "--script", script, "--timeout", "300"], 600)
+        rc, out, err = console_session(run, build, "llm.elf",
+                                       f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nmodel\nexit 0\n", tmp)
         ok = rc == 0 and "needs more positions" in out and out.count("error: usage: story") == 2 \
             and "model: dim 64" in out
         return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}"

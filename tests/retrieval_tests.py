@@ -9,6 +9,7 @@ import sys
 import tempfile
 
 from registry import registry
+from soc_console import console_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -103,14 +104,10 @@ def collect(build, run):
 
     @add("soc-prompt-bad-input")
     def _():
-        script = os.path.join(tmp, "bad.txt")
         long_line = " ".join(["the"] * 36)  # 154-character lines
-        with open(script, "w") as f:
-            f.write("prompt bogus\nprompt add What\nstory -n 4\n" + f"prompt add {long_line}\n" * 60 +
-                    "prompt\nprompt add the cat\nprompt clear\nprompt\nexit 0\n")
-        rc, out, err = run([PY, os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                            os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "retr.elf"),
-                            "--script", script, "--timeout", "300"], 600)
+        rc, out, err = console_session(run, build, "retr.elf", "prompt bogus\nprompt add What\nstory -n 4\n" +
+                                       f"prompt add {long_line}\n" * 60 +
+                                       "prompt\nprompt add the cat\nprompt clear\nprompt\nexit 0\n", tmp)
         ok = (rc == 0 and "error: usage: prompt" in out and "cannot encode" in out and
               out.count("error: prompt too long") >= 1 and out.rstrip().count("prompt: 0 bytes") >= 2)
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
