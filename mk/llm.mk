@@ -10,14 +10,15 @@ HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmwa
                -Ifirmware/lib/unicaim -I$(GEN)
 # The UniCAIM KV-cache backend runs on the golden model through the driver.
 LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c) firmware/lib/util/crc32.c \
-                $(addprefix firmware/lib/unicaim/,ucm.c ucm_model.c ucm_arith.c)
+                $(addprefix firmware/lib/unicaim/,ucm.c ucm_model.c ucm_arith.c ucm_energy.c)
 LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
 
 $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)
 	$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
 
-$(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
+$(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c tools/llm/policy_spec.c tools/llm/policy_spec.h \
+                       $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
 
@@ -32,5 +33,9 @@ $(LLM_BUILD)/prune_eval: tools/llm/prune_eval.c tools/llm/host_file.c tools/llm/
 	@mkdir -p $(LLM_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 
+$(LLM_BUILD)/kv_soak: tools/llm/kv_soak.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
+	@mkdir -p $(LLM_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+
 .PHONY: llm-host
-llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval
+llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak

@@ -1,18 +1,39 @@
-# KV-cache eviction policies against dense attention (tools/llm/prune_eval.c):
-# stories260K's local fidelity and the retrieval model's exact match.
+# KV-cache pruning policies against dense attention (tools/llm/prune_eval.c):
+# stories260K's local fidelity and the retrieval model's exact match, in the
+# ideal setting (the paper's: only the selection is analog) and with the
+# array's hardware effects on; CSV, BENCH lines and plots under build/bench.
 PRUNE_TASKS := $(RETR_BUILD)/prune.tasks
+PRUNE_OUT   := $(BENCH_DIR)/prune
+PLOT_STAMP  := $(BUILD)/.matplotlib-ok
+STORIES_RUN := $(LLM_BUILD)/prune_eval $(LLM_IMAGE) stories 16 512 256
+RETR_RUN    := $(LLM_BUILD)/prune_eval $(RETR_IMAGE) tasks $(PRUNE_TASKS)
 
 # 10 tasks per kind at full context, a seed of their own.
 $(PRUNE_TASKS): tools/retrieval/tasks.py
 	@mkdir -p $(RETR_BUILD)
 	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 10 --seed 3000
 
+$(PLOT_STAMP):
+	$(call deb_install,python3-matplotlib)
+	@mkdir -p $(BUILD) && touch $@
+
 .PHONY: bench-prune
 bench bench-prune: $(BENCH_DIR)/prune.txt
-$(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TASKS)
-	@mkdir -p $(BENCH_DIR)
-	$(LLM_BUILD)/prune_eval $(LLM_IMAGE) stories 16 512 256 > $(BENCH_DIR)/prune_stories.out
-	$(LLM_BUILD)/prune_eval $(RETR_IMAGE) tasks $(PRUNE_TASKS) > $(BENCH_DIR)/prune_retrieval.out
-	for w in stories retrieval; do grep -v '^BENCH' $(BENCH_DIR)/prune_$$w.out > $(BENCH_DIR)/prune_$$w.csv; done
-	grep -h '^BENCH' $(BENCH_DIR)/prune_stories.out $(BENCH_DIR)/prune_retrieval.out > $@
+$(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TASKS) tools/llm/plot_pruning.py \
+                        $(PLOT_STAMP)
+	@mkdir -p $(PRUNE_OUT)
+	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
+	$(STORIES_RUN) --budgets 10,20,25,50,100 --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
+	$(STORIES_RUN) --budgets 20,25,50 --policies h2o,unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
+	$(STORIES_RUN) --budgets 20,25 --policies unicaim --hw 3:10:0 --exact digital > $(PRUNE_OUT)/stories_select.out
+	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --set binary=0x1e > $(PRUNE_OUT)/stories_binary.out
+	for s in 16 32 64; do $(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
+	  > $(PRUNE_OUT)/stories_sigma.out
+	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out
+	$(RETR_RUN) --budgets 20,25,50 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
+	for s in 16 32 64; do $(RETR_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
+	  > $(PRUNE_OUT)/retrieval_sigma.out
+	for f in $(PRUNE_OUT)/*.out; do grep -v '^BENCH' $$f > $${f%.out}.csv; done
+	$(PYTHON) tools/llm/plot_pruning.py $(PRUNE_OUT) $(PRUNE_OUT)/*.csv
+	grep -h '^BENCH' $(PRUNE_OUT)/*.out > $@
 	cat $@

@@ -83,17 +83,43 @@ def collect(build, run):
         want = host_story(["-n", "48", "-i", "Once upon a time", "--policy", "h2o:16"])
         dense = host_story(["-n", "48", "-i", "Once upon a time"])
         ok = (rc == 0 and soc is not None and soc == want and want != dense and
-              "policy: h2o, budget 16, sinks 0, window 8" in out and "policy h2o," in out)
+              "policy: h2o, budget 16, window 8" in out and "policy h2o," in out)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
+
+    @add("soc-matches-host-every-policy")
+    def _():
+        # One story per policy on the SoC (the UniCAIM hybrid through the
+        # block) and on the host (through the golden model): the same tokens.
+        # A 27-token prompt at a 16-slot budget, so SnapKV and UniCAIM prune
+        # the prompt and every policy evicts while generating.
+        prompt = "Once upon a time, there was a little girl named Lily. She liked to play in the park with her dog."
+        specs = ["streamingllm 16", "tova 16", "snapkv 16", "quest 16 page=4", "unicaim 16 k=8 m=4"]
+        session = ""
+        for spec in specs:
+            kv = "kv unicaim\n" if spec.startswith("unicaim") else "kv dense\n"
+            session += f"{kv}policy {spec}\nstory -n 44 --ids {prompt}\n"
+        rc, out, err = console_session(run, build, "llm.elf", session + "exit 0\n", tmp, 600)
+        socs = [m.split() for m in re.findall(r"^TOKENS(.*)$", out, re.M)]
+        dense = host_story(["-n", "44", "-i", prompt])
+        report, ok = [], rc == 0 and len(socs) == len(specs) and "error" not in out
+        for spec, soc in zip(specs, socs):
+            kv = ["--kv", "unicaim"] if spec.startswith("unicaim") else []
+            want = host_story(["-n", "44", "-i", prompt, *kv, "--policy", spec.replace(" ", ":")])
+            ok = ok and soc == want and want != dense
+            report.append(f"{spec}\n soc:  {soc}\n host: {want}")
+        return ok, f"rc={rc}\n" + "\n".join(report) + f"\ndense: {dense}\n{out[-1500:]}{err[-300:]}"
 
     @add("soc-policy-bad-input")
     def _():
         rc, out, err = console_session(run, build, "llm.elf",
-                                       "policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 4\n"
-                                       "policy lru 8\npolicy dense 3\npolicy streamingllm 40 2\npolicy h2o 9999\n"
-                                       "policy\nexit 0\n", tmp)
-        ok = (rc == 0 and out.count("error: usage: policy") == 7 and
-              out.count("policy: streamingllm, budget 40, sinks 2, window 0") == 2)
+                                       "policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 sinks=4\n"
+                                       "policy lru 8\npolicy dense 3\npolicy quest 64 k=3\npolicy h2o 9999\n"
+                                       "policy snapkv 8 window=7\npolicy unicaim 64 protect=1001\n"
+                                       "policy streamingllm 40 sinks=2\npolicy unicaim 64\npolicy\nstats\ndevice sigma=300\n"
+                                       "device foo=1\ndevice sigma\nexit 0\n", tmp)
+        ok = (rc == 0 and out.count("error: usage: policy") == 10 and "error: the unicaim policy runs on the array" in out
+              and "error: no story yet" in out and out.count("error: usage: device") == 3
+              and out.count("policy: streamingllm, budget 40, sinks 2") == 2)
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
 
     @add("policy-invariants")
@@ -103,14 +129,24 @@ def collect(build, run):
         rc, out, err = run([os.path.join(llm, "prune_eval"), image, "check", "256"], 300)
         return rc == 0 and "kv invariants hold" in out, out + err
 
+    @add("kv-soak-20k-steps")
+    def _():
+        # 20k decode steps past a 256-position prompt under every evicting
+        # policy, the invariants checked after each step (tools/llm/kv_soak.c).
+        rc, out, err = run([os.path.join(llm, "kv_soak"), "20000"], 600)
+        return rc == 0 and out.count("invariants hold") == 6, out + err
+
     @add("policy-full-budget-is-dense")
     def _():
-        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80"], 300)
+        # At a full budget every policy (UniCAIM attending to all, k=0) gives
+        # the dense logits exactly; at 10% every one of them differs.
+        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80",
+                            "--budgets", "10,100", "--set", "k=0"], 300)
         rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
-        full = [r for r in rows if r[2] == "100"]
-        small = [r for r in rows if r[2] == "10"]
-        ok = (rc == 0 and len(full) == 3 and all(r[3] == "100.00" and float(r[4]) == 0 and r[6] == "0" for r in full)
-              and len(small) == 3 and all(float(r[3]) < 100 and int(r[6]) > 0 for r in small))
+        full = [r for r in rows if r[3] == "100"]
+        small = [r for r in rows if r[3] == "10"]
+        ok = (rc == 0 and len(full) == 6 and all(r[4] == "100.00" and float(r[5]) == 0 and r[7] == "0" for r in full)
+              and len(small) == 6 and all(float(r[5]) > 0 for r in small))
         return ok, out + err
 
     @add("soc-kv-bad-input")

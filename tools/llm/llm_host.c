@@ -1,12 +1,13 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
-                   [-i prompt] [--ids] [--kv unicaim [--top-k K] [--ideal]]
-                   [--policy NAME:BUDGET[:SINKS_OR_WINDOW]]
+                   [-i prompt] [--ids] [--kv unicaim [--top-k K] [--ideal | --digital]]
+                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
    test compares against). --kv unicaim attends through the UniCAIM golden
    model (one bank per layer and KV head, a slot per position), as the SoC's
-   "kv unicaim K" does through the block. --policy is the console's
-   "policy NAME BUDGET [..]" (streamingllm, h2o, tova). */
+   "kv unicaim K" does through the block; --sigma sets its cell variation.
+   --policy is the console's "policy NAME BUDGET [KEY=VALUE...]" with
+   colons for spaces (policy_spec.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "generate.h"
 #include "host_file.h"
 #include "llm_model.h"
+#include "policy_spec.h"
 #include "sampler.h"
 #include "tokenizer.h"
 #include "transformer.h"
@@ -36,21 +38,16 @@ static void emit(int token, const char *text, void *ctx) {
 
 static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
 
-/* NAME:BUDGET[:EXTRA], the console's "policy NAME BUDGET [EXTRA]". */
-static int parse_policy(const char *text, kv_policy_t *p) {
-  char name[16];
-  int budget = 0, extra = -1;
-  return sscanf(text, "%15[a-z0-9]:%d:%d", name, &budget, &extra) >= 2 && !kv_policy_make(p, name, budget, extra);
-}
-
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
     return 2;
   }
-  int steps = 256, ids = 0, unicaim = 0, top_k = 0, ideal = 0;
+  int steps = 256, ids = 0, unicaim = 0, top_k = 0, sigma = 0;
+  kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
   kv_policy_t policy = {.kind = KV_KEEP_ALL};
+  const char *policy_spec = "dense";
   uint64_t seed = 1;
   const char *prompt = "";
   for (int i = 2; i < argc; i++) {
@@ -63,8 +60,10 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "unicaim")) unicaim = 1, i++;
     else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "dense")) unicaim = 0, i++;
     else if (i + 1 < argc && !strcmp(argv[i], "--top-k")) top_k = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--ideal")) ideal = 1;
-    else if (i + 1 < argc && !strcmp(argv[i], "--policy") && parse_policy(argv[i + 1], &policy)) i++;
+    else if (!strcmp(argv[i], "--ideal")) exact = KV_EXACT_CELLS;
+    else if (!strcmp(argv[i], "--digital")) exact = KV_EXACT_DIGITAL;
+    else if (i + 1 < argc && !strcmp(argv[i], "--policy")) policy_spec = argv[++i];
+    else if (i + 1 < argc && !strcmp(argv[i], "--sigma")) sigma = atoi(argv[++i]);
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
@@ -90,20 +89,25 @@ int main(int argc, char **argv) {
   ucm_geom_t geom = {.banks = (uint32_t)(model.n_layers * model.n_kv_heads), .slots = (uint32_t)model.seq_len,
                      .dim = (uint32_t)model.head_size, .cell_bits = 3, .q_bits = 8, .adc_bits = 10,
                      .adc_count = 64, .lanes = 4};
-  if (kv_set_policy(&state.kv, &policy)) {
-    fprintf(stderr, "llm_host: policy: sinks + window must stay below the budget\n");
-    return 2;
-  }
   ucm_model_t array_model;
   ucm_t array;
   if (unicaim) {
     void *mem = malloc(ucm_model_bytes(&geom));
     int err = mem && !ucm_model_init(&array_model, &geom, mem) ? ucm_open_model(&array, &array_model) : UCM_E_ABSENT;
-    if (!err) err = kv_use_unicaim(&state.kv, &array, top_k < 0 ? 0 : (unsigned)top_k, ideal);
+    if (!err) err = kv_use_unicaim(&state.kv, &array, top_k < 0 ? 0 : (unsigned)top_k, exact);
     if (err) {
       fprintf(stderr, "llm_host: array: %s\n", ucm_strerror(err));
       return 2;
     }
+    ucm_config_t device;
+    kv_device_defaults(&device);
+    device.sigma = (uint8_t)sigma;
+    ucm_configure(&array, &device);
+  }
+  if (policy_from_spec(&policy, policy_spec, model.seq_len) || kv_set_policy(&state.kv, &policy)) {
+    fprintf(stderr, "llm_host: policy '%s': unknown, out of range, or (unicaim) without --kv unicaim\n",
+            policy_spec);
+    return 2;
   }
   int32_t *probs = malloc(sizeof(int32_t) * (size_t)model.vocab_size);
   uint16_t *order = malloc(sizeof(uint16_t) * (size_t)model.vocab_size);

@@ -8,6 +8,7 @@
 #include "csr.h"
 #include "generate.h"
 #include "irq.h"
+#include "kv_cost.h"
 #include "llm_model.h"
 #include "sampler.h"
 #include "soc_regs.h"
@@ -34,6 +35,7 @@ static size_t prompt_len;
 static int prompt_tokens[sizeof prompt_text + 2]; /* the encoder starts from one token per byte */
 static ucm_t array;
 static int array_ok; /* the SoC has the block and it fits the model */
+static ucm_config_t device; /* the array's settings (kv_device_defaults + the device command) */
 
 typedef struct {
   int count;
@@ -84,6 +86,55 @@ static int cmd_prompt(int argc, char **argv) {
   return 0;
 }
 
+/* The last story's figures (the stats command). */
+static struct {
+  int valid, on_array;
+  llm_gen_stats_t gen;
+  uint64_t phase[LLM_PHASES];
+  ucm_cost_t array, dense; /* modeled, over the story's forward passes */
+} last;
+
+/* stats: cycles per token, the cache's occupancy and evictions, and the
+   array's modeled energy and latency against dense current-domain scoring. */
+static int cmd_stats(int argc, char **argv) {
+  (void)argv;
+  if (argc > 1 || !last.valid) {
+    printf(argc > 1 ? "error: usage: stats\n" : "error: no story yet\n");
+    return -1;
+  }
+  const llm_gen_stats_t *g = &last.gen;
+  int forwards = g->prompt_tokens + g->generated - 1;
+  uint64_t per_token = g->generated ? g->decode_cycles / (uint64_t)g->generated : 0;
+  uint64_t prefill = g->prompt_tokens > 1 ? g->prefill_cycles / (uint64_t)(g->prompt_tokens - 1) : 0;
+  uint64_t total = last.phase[0] + last.phase[1] + last.phase[2];
+  printf("stats: prompt %d tokens, generated %d; cycles/token decode %llu, prefill %llu\n", g->prompt_tokens,
+         g->generated, (unsigned long long)per_token, (unsigned long long)prefill);
+  if (total) {
+    printf("stats: matmul %llu%%, attention %llu%%, other %llu%%\n",
+           (unsigned long long)(last.phase[LLM_PHASE_MATMUL] * 100 / total),
+           (unsigned long long)(last.phase[LLM_PHASE_ATTENTION] * 100 / total),
+           (unsigned long long)(last.phase[LLM_PHASE_OTHER] * 100 / total));
+  }
+  if (state.kv.error) printf("error: array: %s\n", ucm_strerror(state.kv.error));
+  int heads = model.n_layers * model.n_kv_heads, cached = 0;
+  for (int h = 0; h < heads; h++) cached += state.kv.used[h];
+  if (per_token) print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
+  printf("%s tok/s at %lu MHz; kv cache %d of %d positions, policy %s, %lu evictions\n", per_token ? "" : "stats: -",
+         (unsigned long)(SYSCTL_CLK_HZ / 1000000), cached / heads, model.seq_len,
+         kv_policy_name(state.kv.policy.kind), (unsigned long)state.kv.evictions);
+  if (last.on_array && forwards > 0) {
+    uint64_t fj = last.array.energy_fj / (uint64_t)forwards, dense_fj = last.dense.energy_fj / (uint64_t)forwards;
+    print_fixed("stats: array (modeled) ", fj);
+    printf(" pJ/token, %llu ns/token; dense current-domain scoring ", (unsigned long long)(last.array.latency_ps /
+           (uint64_t)forwards / 1000));
+    print_fixed("", dense_fj);
+    printf(" pJ/token, %llu ns/token", (unsigned long long)(last.dense.latency_ps / (uint64_t)forwards / 1000));
+    if (fj) print_fixed(" (energy x", dense_fj * 1000 / fj);
+    printf("%s\n", fj ? " lower)" : "");
+  }
+  return 0;
+}
+
 /* story [-n steps] [-t temp] [-p topp] [-s seed] [--ids] [prompt words...] */
 static int cmd_story(int argc, char **argv) {
   int32_t steps = 256, temp_milli = 0, topp_milli = 900, seed = 1;
@@ -125,6 +176,8 @@ static int cmd_story(int argc, char **argv) {
                    (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed, probs, order);
   emitted.count = 0;
   memset(state.phase_cycles, 0, sizeof state.phase_cycles);
+  ucm_counters_t before;
+  if (state.kv.backend == KV_UNICAIM) ucm_read_counters(&array, &before);
   llm_gen_stats_t stats;
   llm_generate(&state, &sampler, prompt_tokens, n, (int)steps, emit, &emitted, &stats);
   printf("\n");
@@ -133,26 +186,22 @@ static int cmd_story(int argc, char **argv) {
     for (int k = 0; k < emitted.count; k++) printf(" %d", emitted.tokens[k]);
     printf("\n");
   }
-  uint64_t per_token = stats.generated ? stats.decode_cycles / (uint64_t)stats.generated : 0;
-  uint64_t prefill = n > 1 ? stats.prefill_cycles / (uint64_t)(n - 1) : 0;
-  uint64_t total = state.phase_cycles[0] + state.phase_cycles[1] + state.phase_cycles[2];
-  printf("stats: prompt %d tokens, generated %d; cycles/token decode %llu, prefill %llu\n", n,
-         stats.generated, (unsigned long long)per_token, (unsigned long long)prefill);
-  if (total) {
-    printf("stats: matmul %llu%%, attention %llu%%, other %llu%%\n",
-           (unsigned long long)(state.phase_cycles[LLM_PHASE_MATMUL] * 100 / total),
-           (unsigned long long)(state.phase_cycles[LLM_PHASE_ATTENTION] * 100 / total),
-           (unsigned long long)(state.phase_cycles[LLM_PHASE_OTHER] * 100 / total));
+  last.gen = stats;
+  for (int ph = 0; ph < LLM_PHASES; ph++) last.phase[ph] = state.phase_cycles[ph];
+  last.on_array = state.kv.backend == KV_UNICAIM;
+  if (last.on_array) {
+    ucm_counters_t after;
+    ucm_read_counters(&array, &after);
+    last.array = ucm_cost_of_counters(before.v, after.v, &array.geom);
+    last.dense = (ucm_cost_t){0, 0, 0};
+    for (int pos = 0; pos < n + stats.generated - 1; pos++) {
+      ucm_cost_t d = kv_dense_cost(&state.kv, model.n_heads, pos, &array.geom);
+      last.dense.energy_fj += d.energy_fj;
+      last.dense.latency_ps += d.latency_ps;
+    }
   }
-  if (state.kv.error) printf("error: array: %s\n", ucm_strerror(state.kv.error));
-  if (per_token) {
-    print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
-    printf(" tok/s at %lu MHz; kv cache %d of %d positions, policy %s, %lu evictions\n",
-           (unsigned long)(SYSCTL_CLK_HZ / 1000000), n + stats.generated < state.kv.capacity ?
-           n + stats.generated : state.kv.capacity, model.seq_len, kv_policy_name(state.kv.policy.kind),
-           (unsigned long)state.kv.evictions);
-  }
-  return 0;
+  last.valid = 1;
+  return cmd_stats(0, NULL);
 }
 
 /* bench POS...: greedy decoding from BOS up to the last POS; prints the
@@ -212,53 +261,88 @@ static int cmd_model(int argc, char **argv) {
   return 0;
 }
 
-/* kv [dense | unicaim [k] [ideal]]: where attention runs. */
+/* kv [dense | unicaim [k] [ideal | digital]]: where attention runs; the
+   block's exact scores through the ADCs, without them, or from the int8 keys. */
 static int cmd_kv(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "dense") && argc == 2) {
     kv_use_dense(&state.kv);
   } else if (argc >= 2 && !strcmp(argv[1], "unicaim") && argc <= 4) {
     int32_t k = 0;
-    int ideal = argc == 4 && !strcmp(argv[3], "ideal");
-    if ((argc >= 3 && !cmd_parse_i32_range(argv[2], 0, model.seq_len, &k)) || (argc == 4 && !ideal)) {
-      printf("error: usage: kv unicaim [0..%d] [ideal]\n", model.seq_len);
+    kv_exact_t exact = argc < 4 ? KV_EXACT_ADC : !strcmp(argv[3], "ideal") ? KV_EXACT_CELLS : KV_EXACT_DIGITAL;
+    if ((argc >= 3 && !cmd_parse_i32_range(argv[2], 0, model.seq_len, &k)) ||
+        (argc == 4 && exact == KV_EXACT_DIGITAL && strcmp(argv[3], "digital"))) {
+      printf("error: usage: kv unicaim [0..%d] [ideal | digital]\n", model.seq_len);
       return -1;
     }
     if (!array_ok) {
       printf("error: no array block for this model in this SoC\n");
       return -1;
     }
-    int err = kv_use_unicaim(&state.kv, &array, (unsigned)k, ideal);
+    int err = kv_use_unicaim(&state.kv, &array, (unsigned)k, exact);
+    ucm_configure(&array, &device);
     if (err) {
       printf("error: array: %s\n", ucm_strerror(err));
       return -1;
     }
   } else if (argc != 1) {
-    printf("error: usage: kv [dense | unicaim [k] [ideal]]\n");
+    printf("error: usage: kv [dense | unicaim [k] [ideal | digital]]\n");
     return -1;
   }
   if (state.kv.backend == KV_DENSE) printf("kv: dense attention in software\n");
-  else printf("kv: UniCAIM array, top-k %u%s\n", state.kv.top_k, state.kv.exact_ideal ? ", ideal exact scores" : "");
+  else printf("kv: UniCAIM array, top-k %u%s\n", state.kv.top_k,
+              state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
+              state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
   return 0;
 }
 
-/* policy [dense | streamingllm BUDGET [SINKS] | h2o BUDGET [WINDOW] | tova BUDGET] */
+/* policy [dense | NAME BUDGET [KEY=VALUE...]] */
 static int cmd_policy(int argc, char **argv) {
   if (argc > 1) {
     kv_policy_t p;
-    int32_t budget = 0, extra = -1;
-    int ok = argc <= 4 && (argc == 2) == !strcmp(argv[1], "dense");
-    if (ok && argc >= 3) ok = cmd_parse_i32_range(argv[2], 1, model.seq_len, &budget);
-    if (ok && argc == 4) ok = cmd_parse_i32_range(argv[3], 0, model.seq_len, &extra);
-    if (!ok || kv_policy_make(&p, argv[1], budget, extra) || kv_set_policy(&state.kv, &p)) {
-      printf("error: usage: policy [dense | streamingllm 1..%d [sinks] | h2o 1..%d [window] | tova 1..%d] "
-             "(sinks + window below the budget)\n", model.seq_len, model.seq_len, model.seq_len);
+    int err = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len) ? -1 : kv_set_policy(&state.kv, &p);
+    if (err == -2) {
+      printf("error: the unicaim policy runs on the array: kv unicaim first\n");
+      return -1;
+    }
+    if (err) {
+      printf("error: usage: policy [dense | streamingllm|h2o|tova|snapkv|quest|unicaim 1..%d [key=value...]] "
+             "(keys: sinks, window, page, m, k, adapt, protect, spare, binary; protected positions below the budget)\n",
+             model.seq_len);
       return -1;
     }
   }
-  const kv_policy_t *p = &state.kv.policy;
-  if (p->kind == KV_KEEP_ALL) printf("policy: dense, every position kept\n");
-  else printf("policy: %s, budget %d, sinks %d, window %d\n", kv_policy_name(p->kind), state.kv.capacity,
-              p->sinks, p->window);
+  kv_policy_describe(&state.kv.policy, work, sizeof work);
+  printf("policy: %s\n", work);
+  return 0;
+}
+
+/* device [sigma=S] [noise=N] [stuck=R] [gain=G] [shift=S]: the array's
+   non-idealities and ADC scaling, kept across "kv unicaim". */
+static int cmd_device(int argc, char **argv) {
+  static const struct {
+    const char *key;
+    int32_t max;
+  } keys[] = {{"sigma", 255}, {"noise", 255}, {"stuck", 65535}, {"gain", 255}, {"shift", 31}};
+  for (int i = 1; i < argc; i++) {
+    char *eq = strchr(argv[i], '=');
+    unsigned k = 0;
+    int32_t v = 0;
+    if (eq) *eq = '\0';
+    while (k < sizeof keys / sizeof keys[0] && (!eq || strcmp(argv[i], keys[k].key))) k++;
+    if (k == sizeof keys / sizeof keys[0] || !cmd_parse_i32_range(eq + 1, 0, keys[k].max, &v)) {
+      printf("error: usage: device [sigma=0..255] [noise=0..255] [stuck=0..65535] [gain=0..255] [shift=0..31]\n");
+      return -1;
+    }
+    if (k == 0) device.sigma = (uint8_t)v;
+    else if (k == 1) device.read_noise = (uint8_t)v;
+    else if (k == 2) device.stuck_rate = (uint16_t)v;
+    else if (k == 3) device.adc_gain = (uint8_t)v;
+    else device.adc_shift = (uint8_t)v;
+  }
+  if (array_ok) ucm_configure(&array, &device);
+  printf("device: sigma %u, noise %u, stuck %u/65536, adc gain %u shift %u, %lu-bit cells, %lu-bit ADC\n",
+         device.sigma, device.read_noise, device.stuck_rate, device.adc_gain, device.adc_shift,
+         (unsigned long)array.geom.cell_bits, (unsigned long)array.geom.adc_bits);
   return 0;
 }
 
@@ -268,8 +352,10 @@ static const cmd_t commands[] = {
     {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
     {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
-    {"kv", "[dense | unicaim [k] [ideal]]", "attention in software or through the array block", cmd_kv},
-    {"policy", "[dense | streamingllm|h2o|tova budget [sinks|window]]", "KV-cache eviction", cmd_policy},
+    {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
+    {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
+    {"policy", "[dense | name budget [key=value...]]", "KV-cache pruning policy", cmd_policy},
+    {"device", "[sigma= noise= stuck= gain= shift=]", "the array's non-idealities", cmd_device},
     {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };
@@ -293,6 +379,7 @@ int main(void) {
   const ucm_geom_t *g = &array.geom;
   array_ok = ucm_open_mmio(&array) == UCM_OK && g->banks >= (uint32_t)(model.n_layers * model.n_kv_heads) &&
              g->slots >= (uint32_t)model.seq_len && g->dim == (uint32_t)model.head_size;
+  kv_device_defaults(&device);
   printf("\nUniCAIM SoC language model console. ");
   cmd_model(0, NULL);
   console_run(commands);

@@ -116,3 +116,8 @@ void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size
     out[c + 7] = a7;
   }
 }
+
+void attn_dots_rows(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, const uint16_t *rows,
+                    int count, int hs) {
+  for (int j = 0; j < count; j++) attn_dots(dots + j, q, keys + rows[j] * stride, stride, 1, hs);
+}

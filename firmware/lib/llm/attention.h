@@ -16,6 +16,9 @@ void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t
 void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs);
 void attn_values2(int32_t *out_a, int32_t *out_b, const int32_t *w_a, const int32_t *w_b,
                   const int8_t *values, size_t stride, int count, int hs);
+/* dots[j] = q . k_rows[j]: the keys of selected positions. */
+void attn_dots_rows(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, const uint16_t *rows,
+                    int count, int hs);
 /* out[i] = sum_j w[j] * v_rows[j][i]: the value rows of selected positions. */
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                       const uint16_t *rows, int count, int hs);

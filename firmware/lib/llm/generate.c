@@ -12,6 +12,7 @@ int llm_generate(llm_state_t *s, llm_sampler_t *sampler, const int *prompt, int 
   for (int i = 0; i < n_prompt; i++) {
     if (prompt[i] < 0 || prompt[i] >= m->vocab_size) return -1;
   }
+  kv_begin(&s->kv, n_prompt);
   int token = prompt[0];
   char byte_buf[2];
   for (int pos = 0; pos < steps; pos++) {

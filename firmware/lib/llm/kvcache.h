@@ -4,83 +4,144 @@
    cells, one bank per layer and KV head; CAM top-k, exact scores of the
    selected, softmax and values of the selected). Values stay in RAM either
    way. The block backend runs through the driver, so on the host it is the
-   golden model and gives the same tokens as the SoC. */
+   golden model and gives the same tokens as the SoC.
+
+   A pruning policy (kv_policy.c) decides which positions stay cached and
+   which of them a step attends to. Each (layer, kv head) has a slot table:
+   the position each slot holds (KV_FREE: none), a score, flags. */
 #ifndef LLM_KVCACHE_H
 #define LLM_KVCACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ucm.h"
 
 typedef enum { KV_DENSE, KV_UNICAIM } kv_backend_t;
 
-/* Which positions stay cached once a (layer, kv head) holds BUDGET of them;
-   the new position takes the victim's slot. */
+/* Where the block backend's exact scores of the selected come from. */
 typedef enum {
-  KV_KEEP_ALL,   /* dense: no eviction (budget ignored) */
-  KV_STREAMING,  /* StreamingLLM: SINKS first positions + the most recent */
-  KV_H2O,        /* heavy hitters: lowest accumulated attention outside the recent WINDOW */
-  KV_TOVA,       /* lowest attention at the latest step */
+  KV_EXACT_ADC,     /* the current-domain mode: cells, bit-serial query, ADCs */
+  KV_EXACT_CELLS,   /* the block's ideal mode: cells, no ADC */
+  KV_EXACT_DIGITAL, /* the int8 keys in RAM (the paper's accuracy setting: only the selection is analog) */
+} kv_exact_t;
+
+typedef enum {
+  KV_KEEP_ALL,  /* dense: no eviction (budget ignored) */
+  KV_STREAMING, /* StreamingLLM: SINKS first positions + the most recent */
+  KV_H2O,       /* heavy hitters: lowest accumulated attention outside the recent WINDOW */
+  KV_TOVA,      /* lowest attention at the latest step */
+  KV_SNAPKV,    /* the prompt pruned once by the attention of its last WINDOW queries; then a sliding window */
+  KV_QUEST,     /* nothing evicted; each step attends to the BUDGET/PAGE pages with the highest key bound */
+  KV_HYBRID,    /* UniCAIM ("unicaim"): prompt pruned by accumulated attention, CAM top-k, min-detect */
+  KV_POLICIES
 } kv_policy_kind_t;
 
 typedef struct {
   kv_policy_kind_t kind;
-  int budget; /* slots per (layer, kv head); <= 0 or >= seq_len: all */
-  int sinks;  /* positions 0..sinks-1 are never evicted */
-  int window; /* the WINDOW most recent positions are never evicted (H2O) */
+  int budget;  /* slots per (layer, kv head) (Quest: positions attended); <= 0 or >= seq_len: all */
+  int sinks;   /* StreamingLLM: positions 0..sinks-1 are never evicted */
+  int window;  /* H2O: recent positions never evicted; SnapKV: the observation window */
+  int page;    /* Quest: positions per page */
+  int reserve; /* UniCAIM M: the most recent positions are protected while they gather attention */
+  int top_k;   /* UniCAIM k: keys attended per decode step (0: all cached) */
+  int adapt;   /* UniCAIM adaptive k: of the k, those within ADAPT similarity units of the best (0: all k) */
+  int protect; /* UniCAIM: an attention probability (Q16) that protects a token for good (0: off) */
+  int spare;   /* UniCAIM: slots kept for the protected tokens (at most this many are protected) */
+  uint32_t binary_layers; /* UniCAIM: layers whose banks saturate every cell (1-bit-like, sign only) */
 } kv_policy_t;
+
+#define KV_FREE 0xFFFFu /* slot_pos of an empty slot */
+#define KV_PAGE_MIN 4   /* smallest Quest page (sizes the page bounds) */
 
 typedef struct {
   kv_backend_t backend;
   int n_layers, n_kv_heads, head_size, seq_len;
-  int8_t *keys, *values;            /* [layer][slot][kv_dim] (keys: dense only) */
+  int8_t *keys, *values;            /* [layer][slot][kv_dim] */
   int32_t *key_scale, *value_scale; /* [layer][slot][kv_head], Q24 */
   int32_t *att;                     /* scratch, seq_len per query head */
-  /* Slots: [layer][kv_head][slot]; per (layer, kv head) the first USED hold positions. */
   kv_policy_t policy;
-  int capacity;                /* slots in use at most */
-  uint16_t *slot_pos;          /* position held */
-  int32_t *slot_score;         /* H2O: attention summed over steps; TOVA: at the last step (Q16) */
-  int32_t *used;               /* [layer][kv_head] */
-  int32_t *scored_pos;         /* [layer][kv_head]: the step slot_score last restarted at (TOVA) */
+  int capacity;        /* slots in use at most once the prompt is in */
+  int prompt_len;      /* positions before the first generated one (kv_begin) */
+  /* Slot tables, [layer][kv_head][slot]. */
+  uint16_t *slot_pos;  /* position held, or KV_FREE */
+  int32_t *slot_score; /* H2O, SnapKV: attention summed over steps; TOVA: at the last step (Q16) */
+  uint8_t *slot_flags; /* KV_SLOT_* */
+  int32_t *used;       /* [layer][kv_head]: slots holding a position */
+  int32_t *scored_pos; /* [layer][kv_head]: the step slot_score last restarted at (TOVA) */
+  int8_t *page_min, *page_max; /* Quest: [layer][kv_head][page][head_size] key bounds */
   uint32_t evictions;
   /* UniCAIM backend. */
   ucm_t *ucm;
-  unsigned top_k;     /* keys attended per step (0: every cached key) */
-  int exact_ideal;    /* exact scores without the ADC */
+  unsigned top_k;     /* keys attended per step under the other policies (0: every cached key) */
+  kv_exact_t exact;
   uint16_t *selected; /* scratch, seq_len */
+  int32_t *sims;      /* scratch, seq_len: CAM similarities */
+  uint16_t *addends;  /* scratch, seq_len: attention probabilities for the accumulators */
   int error;          /* first driver error, 0 if none */
 } kv_cache_t;
+
+enum {
+  KV_SLOT_PINNED = 1,   /* SnapKV: chosen from the prompt, kept for good */
+  KV_SLOT_CRITICAL = 2, /* UniCAIM: protected by the attention threshold */
+};
 
 /* Key quantisation step of the banks and the query's CAM step: int8 keys and
    queries span +-127, so 3-bit levels change every 32 and query levels every 48. */
 #define KV_UCM_KEY_STEP 32
 #define KV_UCM_QUERY_STEP 48
 
+/* Bytes kv_init needs; kv_init lays the cache out in ARENA (4-byte aligned)
+   with ATT as its scratch (seq_len per query head, two heads at least). */
+size_t kv_bytes(int n_layers, int n_kv_heads, int head_size, int seq_len);
+void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int seq_len, int32_t *att,
+             void *arena);
+
 /* Switch the cache to the block: checks its geometry (one bank per layer and
    KV head, a slot per position, head_size cells), sets the steps, clears the
    banks. Returns UCM_OK or a driver error. */
-int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, int exact_ideal);
+int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact);
+/* The device settings kv_use_unicaim programs (a caller may change the
+   non-idealities and ucm_configure them before a sequence). */
+void kv_device_defaults(ucm_config_t *cfg);
+/* Back to software attention; a policy that needs the block becomes dense. */
 void kv_use_dense(kv_cache_t *kv);
 
-/* Sets the eviction policy and empties the cache. Returns 0, or -1 for
-   parameters that leave nothing to evict (sinks + window >= budget). */
+/* Sets the policy and empties the cache. Returns 0; -1 for parameters that
+   leave nothing to evict; -2 for UniCAIM without the block backend. */
 int kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy);
 
-/* "dense", "streamingllm", "h2o", "tova". */
+/* "dense", "streamingllm", "h2o", "tova", "snapkv", "quest", "unicaim". */
 const char *kv_policy_name(kv_policy_kind_t kind);
 
-/* The policy named NAME (kv_policy_name's) with BUDGET slots and EXTRA sinks
-   (StreamingLLM) or window (H2O); EXTRA < 0 takes the defaults, 4 sinks and
-   a window of half the budget. Returns -1 for an unknown name or an EXTRA
-   the policy has no use for. */
-int kv_policy_make(kv_policy_t *p, const char *name, int budget, int extra);
+/* The policy named NAME with BUDGET slots and its defaults: 4 sinks, an H2O
+   window of half the budget, a SnapKV window of an eighth (4..32), pages of
+   16 (at most budget / 2), UniCAIM M of half the budget, k of half the
+   budget, threshold protection at probability 0.5 into spare slots of a
+   sixteenth (the brief's 5-10%). Returns -1 for an unknown name. */
+int kv_policy_make(kv_policy_t *p, const char *name, int budget);
+/* Sets one parameter from "KEY=VALUE" (sinks, window, page, m, k, adapt,
+   protect (per mille), spare, binary (layer bit mask)); -1 for a key the policy has
+   no use for or a value out of range. */
+int kv_policy_param(kv_policy_t *p, const char *assignment);
+/* The policy from words: NAME [BUDGET (1..MAX_BUDGET) [KEY=VALUE...]]
+   ("dense" alone). -1 for anything else. */
+int kv_policy_parse(kv_policy_t *p, int argc, char *const *argv, int max_budget);
+/* One line describing the policy (for consoles and logs). */
+void kv_policy_describe(const kv_policy_t *p, char *out, size_t size);
 
-/* Invariants of the slot tables: each (layer, kv head) holds at most
-   capacity slots, no position twice, none ahead of POS, the sinks and the
-   recent window kept.
-   0 when they hold (uses the attention scratch). */
-int kv_check(kv_cache_t *kv, int pos);
+/* Starts a sequence whose first PROMPT_LEN positions are the prompt (the
+   prefill): SnapKV and UniCAIM keep every prompt position until the first
+   generated one, then prune to their budget. */
+void kv_begin(kv_cache_t *kv, int prompt_len);
+
+/* Invariants of the slot tables (and of the block's banks under the block
+   backend): each (layer, kv head) holds as many positions as the policy
+   allows at POS, no position twice, none ahead of POS, the protected ones
+   (sinks, recent windows) kept, scores bounded by the attention they could
+   have gathered from GROUP query heads per kv head. 0 when they hold (uses
+   the attention scratch). */
+int kv_check(kv_cache_t *kv, int pos, int group);
 
 /* Store position POS's quantised key and value of (layer, kv head); position
    0 starts a new sequence. When the slots are full the policy's victim makes

@@ -13,12 +13,7 @@ size_t llm_state_bytes(const llm_model_t *m) {
   n += 4 * (3 * (size_t)m->dim + 2 * (size_t)m->hidden_dim + (size_t)m->dim + 2 * (size_t)m->kv_dim);
   n += 4 * (size_t)m->n_heads * (size_t)m->seq_len + 4 * (size_t)m->vocab_size;
   n += align4(2 * widest);
-  size_t cache = (size_t)m->n_layers * (size_t)m->seq_len;
-  n += 2 * align4(cache * (size_t)m->kv_dim);
-  n += 2 * 4 * cache * (size_t)m->n_kv_heads;
-  n += align4(2 * (size_t)m->seq_len); /* the KV cache's selection */
-  size_t heads = (size_t)m->n_layers * (size_t)m->n_kv_heads;
-  n += align4(2 * heads * (size_t)m->seq_len) + 4 * heads * (size_t)m->seq_len + 2 * 4 * heads; /* slots */
+  n += kv_bytes(m->n_layers, m->n_kv_heads, m->head_size, m->seq_len);
   return n;
 }
 
@@ -29,7 +24,6 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   p += align4(sizeof(type) * (size_t)(count))
   memset(s, 0, sizeof *s);
   s->model = m;
-  size_t cache = (size_t)m->n_layers * (size_t)m->seq_len;
   CARVE(x, int32_t, m->dim);
   CARVE(xb, int32_t, m->dim);
   CARVE(xb2, int32_t, m->dim);
@@ -41,26 +35,8 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   CARVE(att, int32_t, (size_t)m->n_heads * (size_t)m->seq_len);
   CARVE(logits, int32_t, m->vocab_size);
   CARVE(xq, int16_t, m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
-  kv_cache_t *kv = &s->kv;
-  CARVE(kv.keys, int8_t, cache * (size_t)m->kv_dim);
-  CARVE(kv.values, int8_t, cache * (size_t)m->kv_dim);
-  CARVE(kv.key_scale, int32_t, cache * (size_t)m->n_kv_heads);
-  CARVE(kv.value_scale, int32_t, cache * (size_t)m->n_kv_heads);
-  CARVE(kv.selected, uint16_t, m->seq_len);
-  size_t heads = (size_t)m->n_layers * (size_t)m->n_kv_heads;
-  CARVE(kv.slot_pos, uint16_t, heads * (size_t)m->seq_len);
-  CARVE(kv.slot_score, int32_t, heads * (size_t)m->seq_len);
-  CARVE(kv.used, int32_t, heads);
-  CARVE(kv.scored_pos, int32_t, heads);
 #undef CARVE
-  kv->backend = KV_DENSE;
-  kv->n_layers = m->n_layers;
-  kv->n_kv_heads = m->n_kv_heads;
-  kv->head_size = m->head_size;
-  kv->seq_len = m->seq_len;
-  kv->att = s->att;
-  kv->capacity = m->seq_len; /* KV_KEEP_ALL */
-  for (size_t h = 0; h < heads; h++) kv->scored_pos[h] = -1;
+  kv_init(&s->kv, m->n_layers, m->n_kv_heads, m->head_size, m->seq_len, s->att, p);
 }
 
 /* ---------------------------------------------------------------- pieces */

@@ -1,0 +1,254 @@
+/* Attention over the cache: dense in software, through the block (CAM top-k
+   then exact scores), Quest's page selection on either backend, and the
+   UniCAIM policy's hybrid step (adaptive k, accumulation, protection). */
+#include "attention.h"
+#include "fixmath.h"
+#include "kv_internal.h"
+#include "llm_model.h"
+
+/* Exact scores come in eighths of a cell level: times the key step / 8 back
+   to int8 units. A binary bank's top level stands for a typical |key| of
+   40 (keys span +-127): times 40 / 3 / 8. */
+static void scale_exact(int32_t *a, int n, int binary) {
+  for (int i = 0; i < n; i++) a[i] = binary ? a[i] * 5 / 3 : a[i] * (KV_UCM_KEY_STEP / 8);
+}
+
+/* Exact scores of the N slots in kv->selected into kv->att, in int8 units:
+   from the block (after ucm_search when SEARCHED, else for the list) or
+   from the keys in RAM. Returns 0 or a driver error. */
+static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, int searched) {
+  const int h = kv_head_of(kv, layer, kvh), hs = kv->head_size;
+  if (kv->exact == KV_EXACT_DIGITAL) {
+    const size_t stride = (size_t)(kv->n_kv_heads * hs);
+    attn_dots_rows(kv->att, q, kv->keys + kv_row_of(kv, layer, 0) * stride + (size_t)(kvh * hs), stride,
+                   kv->selected, n, hs);
+    return 0;
+  }
+  int ideal = kv->exact == KV_EXACT_CELLS;
+  int err = searched ? ucm_exact_selected(kv->ucm, (unsigned)h, (unsigned)n, ideal, kv->att)
+                     : ucm_exact(kv->ucm, (unsigned)h, kv->selected, (unsigned)n, ideal, kv->att);
+  if (!err) scale_exact(kv->att, n, kv->policy.kind == KV_HYBRID && (kv->policy.binary_layers >> layer & 1));
+  return err;
+}
+
+/* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
+   times the value scale, Q16 per int8 value unit. rows[i] names a's slot
+   (NULL: slot i). SCORE (per slot) gathers the probabilities for the
+   policy, PROB (per i) receives them; either may be NULL. */
+static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
+                            int32_t head_factor, int32_t *score, int32_t *prob) {
+  const size_t nkv = (size_t)kv->n_kv_heads;
+  const int32_t *kscale = kv->key_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
+  const int32_t *vscale = kv->value_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
+  int32_t max = INT32_MIN;
+  for (int i = 0; i < n; i++) {
+    size_t t = rows ? rows[i] : (size_t)i;
+    int32_t partial = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8 */
+    int32_t s = (int32_t)(((int64_t)partial * head_factor) >> 16);        /* Q16 */
+    a[i] = s;
+    if (s > max) max = s;
+  }
+  int64_t sum = 0;
+  for (int i = 0; i < n; i++) {
+    a[i] = fx_exp_neg(a[i] - max); /* the largest is 1.0 */
+    sum += a[i];
+  }
+  int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
+  for (int i = 0; i < n; i++) {
+    size_t t = rows ? rows[i] : (size_t)i;
+    int32_t p = (int32_t)(((int64_t)a[i] * inv) >> 16);
+    if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
+    if (prob) prob[i] = p;
+    int32_t scale = (int32_t)(((int64_t)vscale[t * nkv] * inv) >> 16); /* Q24 */
+    a[i] = (int32_t)(((int64_t)a[i] * scale) >> LLM_Q_SCALE);
+  }
+}
+
+/* The policy's score row of pair H for this step, NULL when the policy
+   keeps none: H2O always, TOVA's restarted at each new step, SnapKV's from
+   the prompt's last WINDOW queries. */
+static int32_t *policy_scores(kv_cache_t *kv, int h, int pos) {
+  int32_t *score = kv->slot_score + kv_slots_of(kv, h);
+  switch (kv->policy.kind) {
+  case KV_H2O:
+    return score;
+  case KV_TOVA:
+    if (kv->scored_pos[h] != pos) {
+      for (int s = 0; s < kv->seq_len; s++) score[s] = 0;
+      kv->scored_pos[h] = pos;
+    }
+    return score;
+  case KV_SNAPKV:
+    return kv_in_prefill(kv, pos) && pos >= kv->prompt_len - kv->policy.window ? score : 0;
+  default:
+    return 0;
+  }
+}
+
+static void attend_dense(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                         const int32_t *head_factor, int32_t *const *out) {
+  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh), n = kv->used[h];
+  const size_t stride = (size_t)(kv->n_kv_heads * hs);
+  const size_t base = kv_row_of(kv, layer, 0) * stride + (size_t)(kvh * hs);
+  int32_t *att[2] = {kv->att, kv->att + kv->seq_len};
+  int32_t *score = policy_scores(kv, h, pos);
+  if (count == 2)
+    attn_dots2(att[0], att[1], q[0], q[1], kv->keys + base, stride, n, hs);
+  else
+    attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);
+  for (int j = 0; j < count; j++) softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0);
+  if (count == 2)
+    attn_values2(out[0], out[1], att[0], att[1], kv->values + base, stride, n, hs);
+  else
+    attn_values(out[0], att[0], kv->values + base, stride, n, hs);
+}
+
+static void zero(int32_t *out, int n) {
+  for (int i = 0; i < n; i++) out[i] = 0;
+}
+
+/* Through the block under the software policies: the top-k slots by CAM
+   search, their exact scores, softmax and the selected values. */
+static void attend_block(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                         const int32_t *head_factor, int32_t *const *out) {
+  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
+  const size_t stride = (size_t)(kv->n_kv_heads * hs);
+  const size_t base = kv_row_of(kv, layer, 0) * stride + (size_t)(kvh * hs);
+  const unsigned bank = (unsigned)h, used = (unsigned)kv->used[h];
+  unsigned k = kv->top_k && kv->top_k < used ? kv->top_k : used;
+  int32_t *score = policy_scores(kv, h, pos);
+  for (int j = 0; j < count; j++) {
+    ucm_load_query(kv->ucm, q[j]);
+    int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, 0);
+    int err = n < 0 ? n : exact_scores(kv, layer, kvh, q[j], n, 1);
+    if (err) {
+      kv_note_error(kv, err);
+      zero(out[j], hs);
+      continue;
+    }
+    softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], score, 0);
+    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
+  }
+}
+
+/* Quest: the pages whose key bounds give the query the highest possible
+   score (sum over components of max(q*min, q*max)), BUDGET / PAGE of them,
+   the newest page always among them. Writes their slots (= positions) to
+   kv->selected in order and returns how many. */
+static int quest_pages(kv_cache_t *kv, int h, int pos, const int8_t *q) {
+  const int hs = kv->head_size, page = kv->policy.page, pages = pos / page + 1;
+  const size_t first = (size_t)h * ((size_t)kv->seq_len / KV_PAGE_MIN + 1) * (size_t)hs;
+  int32_t *bound = kv->sims;
+  for (int g = 0; g < pages; g++) {
+    const int8_t *lo = kv->page_min + first + (size_t)g * (size_t)hs, *hi = kv->page_max + first + (size_t)g * (size_t)hs;
+    int32_t b = 0;
+    for (int i = 0; i < hs; i++) b += q[i] >= 0 ? q[i] * hi[i] : q[i] * lo[i];
+    bound[g] = g == pages - 1 ? INT32_MAX : b;
+  }
+  int ties, n = 0;
+  int32_t threshold = kv_top_threshold(bound, pages, kv->policy.budget / page, &ties);
+  for (int g = 0; g < pages; g++) {
+    if (bound[g] < threshold || (bound[g] == threshold && ties-- <= 0)) continue;
+    for (int t = g * page; t < (g + 1) * page && t <= pos; t++) kv->selected[n++] = (uint16_t)t;
+  }
+  return n;
+}
+
+static void attend_quest(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                         const int32_t *head_factor, int32_t *const *out) {
+  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
+  const size_t stride = (size_t)(kv->n_kv_heads * hs);
+  const size_t base = kv_row_of(kv, layer, 0) * stride + (size_t)(kvh * hs);
+  for (int j = 0; j < count; j++) {
+    int n = quest_pages(kv, h, pos, q[j]);
+    if (kv->backend == KV_DENSE) {
+      for (int i = 0; i < n;) { /* one run of consecutive positions per page */
+        int run = 1;
+        while (i + run < n && kv->selected[i + run] == kv->selected[i] + run) run++;
+        attn_dots(kv->att + i, q[j], kv->keys + base + kv->selected[i] * stride, stride, run, hs);
+        i += run;
+      }
+    } else {
+      ucm_load_query(kv->ucm, q[j]);
+      int err = exact_scores(kv, layer, kvh, q[j], n, 0);
+      if (err) {
+        kv_note_error(kv, err);
+        zero(out[j], hs);
+        continue;
+      }
+    }
+    softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, 0);
+    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
+  }
+}
+
+/* UniCAIM: a token that draws PROTECT of a step's attention is critical and
+   stays protected for good, in one of the SPARE slots (so the min-detect
+   always finds a victim among the rest). */
+static void protect_critical(kv_cache_t *kv, int h, const int32_t *prob, int n) {
+  uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
+  int critical = -1;
+  for (int i = 0; i < n; i++) {
+    if (prob[i] < kv->policy.protect || (flags[kv->selected[i]] & KV_SLOT_CRITICAL)) continue;
+    if (critical < 0) {
+      critical = 0;
+      for (int s = 0; s < kv->seq_len; s++) critical += (flags[s] & KV_SLOT_CRITICAL) != 0;
+    }
+    if (critical >= kv->policy.spare) return;
+    flags[kv->selected[i]] |= KV_SLOT_CRITICAL;
+    critical++;
+    kv_note_error(kv, ucm_set_protect(kv->ucm, (unsigned)h, kv->selected[i], 1));
+  }
+}
+
+/* UniCAIM's step: CAM top-k (all while the prompt is read, so that every
+   prompt position gathers its score), adaptive k, exact scores of the
+   selected, softmax, the probabilities into the accumulators, threshold
+   protection. */
+static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                          const int32_t *head_factor, int32_t *const *out) {
+  const kv_policy_t *p = &kv->policy;
+  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh), prefill = kv_in_prefill(kv, pos);
+  const size_t stride = (size_t)(kv->n_kv_heads * hs);
+  const size_t base = kv_row_of(kv, layer, 0) * stride + (size_t)(kvh * hs);
+  const unsigned bank = (unsigned)h, used = (unsigned)kv->used[h];
+  const unsigned k = prefill || !p->top_k || (unsigned)p->top_k >= used ? used : (unsigned)p->top_k;
+  const int adaptive = !prefill && p->adapt > 0;
+  for (int j = 0; j < count; j++) {
+    ucm_load_query(kv->ucm, q[j]);
+    int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, adaptive ? kv->sims : 0);
+    int err = n < 0 ? n : 0;
+    if (!err && adaptive) { /* keep the winners within ADAPT of the best similarity */
+      int32_t best = INT32_MIN;
+      for (int i = 0; i < n; i++) best = kv->sims[i] > best ? kv->sims[i] : best;
+      int kept = 0;
+      for (int i = 0; i < n; i++)
+        if (kv->sims[i] >= best - p->adapt) kv->selected[kept++] = kv->selected[i];
+      n = kept;
+    }
+    if (!err) err = exact_scores(kv, layer, kvh, q[j], n, !adaptive);
+    if (err) {
+      kv_note_error(kv, err);
+      zero(out[j], hs);
+      continue;
+    }
+    softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, kv->sims);
+    for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(kv->sims[i] > 65535 ? 65535 : kv->sims[i]);
+    kv_note_error(kv, ucm_accumulate(kv->ucm, bank, kv->selected, kv->addends, (unsigned)n));
+    if (p->protect) protect_critical(kv, h, kv->sims, n);
+    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
+  }
+}
+
+void kv_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+               const int32_t *head_factor, int32_t *const *out) {
+  const kv_policy_t *p = &kv->policy;
+  if (p->kind == KV_QUEST && p->budget > 0 && pos >= p->budget)
+    attend_quest(kv, layer, kvh, pos, count, q, head_factor, out);
+  else if (p->kind == KV_HYBRID)
+    attend_hybrid(kv, layer, kvh, pos, count, q, head_factor, out);
+  else if (kv->backend == KV_DENSE)
+    attend_dense(kv, layer, kvh, pos, count, q, head_factor, out);
+  else
+    attend_block(kv, layer, kvh, pos, count, q, head_factor, out);
+}

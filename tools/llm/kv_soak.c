@@ -1,0 +1,90 @@
+/* kv_soak: a long run of the KV cache alone, far past any model's context:
+   a PROMPT-position prefill, then STEPS decode steps of seeded synthetic keys,
+   values and queries under every evicting policy (the UniCAIM hybrid on the
+   golden model of the array), the cache's invariants checked after every
+   step: the size constant at the budget, no slot leaked, no position twice,
+   the protected positions kept, scores bounded, the banks agreeing with the
+   slot tables.
+   usage: kv_soak STEPS [BUDGET] */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kvcache.h"
+#include "ucm.h"
+
+enum { LAYERS = 1, KV_HEADS = 2, GROUP = 2, HEAD = 32, SLOTS = 1024, PROMPT = 256 };
+
+static uint32_t rng_state = 1;
+
+static int8_t draw(int spread) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 17;
+  rng_state ^= rng_state << 5;
+  return (int8_t)((int)(rng_state % (uint32_t)(2 * spread + 1)) - spread);
+}
+
+/* Keys share a few directions, so attention concentrates on some positions
+   (heavy hitters) instead of spreading evenly. */
+static void vector(int8_t *v, int pos) {
+  for (int i = 0; i < HEAD; i++) v[i] = draw(40);
+  if (pos % 7 == 0)
+    for (int i = 0; i < HEAD; i += 4) v[i] = 120;
+}
+
+static int soak(kv_cache_t *kv, kv_policy_kind_t kind, int budget, int steps) {
+  kv_policy_t p;
+  kv_policy_make(&p, kv_policy_name(kind), budget);
+  if (kv_set_policy(kv, &p)) return -1;
+  kv_begin(kv, PROMPT);
+  int8_t key[HEAD], value[HEAD], q[GROUP][HEAD];
+  int32_t out[GROUP][HEAD];
+  const int8_t *queries[GROUP] = {q[0], q[1]};
+  int32_t *outs[GROUP] = {out[0], out[1]};
+  const int32_t factor[GROUP] = {(1 << 24) / 127 / 6, (1 << 24) / 127 / 6}; /* 1/127 per unit, / sqrt(32) */
+  for (int pos = 0; pos < PROMPT + steps; pos++) {
+    for (int kvh = 0; kvh < KV_HEADS; kvh++) {
+      vector(key, pos);
+      vector(value, pos);
+      kv_store(kv, 0, kvh, pos, key, (1 << 24) / 127, value, (1 << 24) / 127);
+      for (int j = 0; j < GROUP; j++) vector(q[j], 0);
+      kv_attend(kv, 0, kvh, pos, GROUP, queries, factor, outs);
+    }
+    if (kv_check(kv, pos, GROUP) || kv->error) {
+      printf("%s: invariant broken at position %d%s%s\n", kv_policy_name(kind), pos, kv->error ? ": " : "",
+             kv->error ? ucm_strerror(kv->error) : "");
+      return -1;
+    }
+  }
+  uint32_t expected = (uint32_t)((PROMPT + steps - budget) * KV_HEADS);
+  if (kv->evictions != expected) {
+    printf("%s: %lu evictions, expected %lu\n", kv_policy_name(kind), (unsigned long)kv->evictions,
+           (unsigned long)expected);
+    return -1;
+  }
+  printf("%s: %d positions at a budget of %d, %lu evictions, invariants hold\n", kv_policy_name(kind),
+         PROMPT + steps, budget, (unsigned long)kv->evictions);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int steps = argc > 1 ? atoi(argv[1]) : 0, budget = argc > 2 ? atoi(argv[2]) : 64;
+  if (argc < 2 || argc > 3 || steps < 1 || PROMPT + steps > 65535 || budget < 8 || budget > PROMPT) {
+    fprintf(stderr, "usage: kv_soak STEPS (1..%d) [BUDGET (8..%d)]\n", 65535 - PROMPT, PROMPT);
+    return 2;
+  }
+  static int32_t att[GROUP * SLOTS];
+  kv_cache_t kv;
+  kv_init(&kv, LAYERS, KV_HEADS, HEAD, SLOTS, att, malloc(kv_bytes(LAYERS, KV_HEADS, HEAD, SLOTS)));
+  ucm_geom_t geom = {.banks = LAYERS * KV_HEADS, .slots = SLOTS, .dim = HEAD, .cell_bits = 3, .q_bits = 8,
+                     .adc_bits = 10, .adc_count = 64, .lanes = 4};
+  ucm_model_t model;
+  ucm_t array;
+  if (ucm_model_init(&model, &geom, malloc(ucm_model_bytes(&geom))) || ucm_open_model(&array, &model)) return 2;
+  static const kv_policy_kind_t software[] = {KV_STREAMING, KV_H2O, KV_TOVA, KV_SNAPKV};
+  int failed = 0;
+  for (unsigned i = 0; i < sizeof software / sizeof software[0]; i++)
+    failed |= soak(&kv, software[i], budget, steps);
+  if (kv_use_unicaim(&kv, &array, 0, KV_EXACT_ADC)) return 2;
+  failed |= soak(&kv, KV_STREAMING, budget, steps) | soak(&kv, KV_HYBRID, budget, steps);
+  return failed ? 1 : 0;
+}
