@@ -23,14 +23,13 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
                         $(PLOT_STAMP)
 	@mkdir -p $(PRUNE_OUT)
 	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
-	$(STORIES_RUN) --budgets 10,20,25,50,100 --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
-	$(STORIES_RUN) --budgets 20,25,50 --policies h2o,unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
-	$(STORIES_RUN) --budgets 20,25 --policies unicaim --hw 3:10:0 --exact digital > $(PRUNE_OUT)/stories_select.out
+	$(STORIES_RUN) --budgets 25,100 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
+	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --set binary=0x1e > $(PRUNE_OUT)/stories_binary.out
-	for s in 16 32 64; do $(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
+	for s in 0 16 32 64; do $(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
 	  > $(PRUNE_OUT)/stories_sigma.out
 	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out
-	$(RETR_RUN) --budgets 20,25,50 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
+	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
 	for s in 16 32 64; do $(RETR_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
 	  > $(PRUNE_OUT)/retrieval_sigma.out
 	for f in $(PRUNE_OUT)/*.out; do grep -v '^BENCH' $$f > $${f%.out}.csv; done

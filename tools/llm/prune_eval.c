@@ -215,16 +215,25 @@ static int stories(runner_t *r, int seqs, int len, int prefill) {
   return 0;
 }
 
+static const char *const task_kinds[] = {"passkey", "recall", "twohop"};
+enum { TASK_KINDS = sizeof task_kinds / sizeof task_kinds[0] };
+
+/* Exact match over every answer, and per task kind (percent). */
+typedef struct {
+  double all, kind[TASK_KINDS];
+} em_t;
+
 /* Exact-match answers of every task of PATH under the current policy, its
-   budget PCT percent of each task's length. Returns the percentage. */
-static double tasks_em(runner_t *r, const char *path, kv_policy_kind_t kind, int pct) {
+   budget PCT percent of each task's length. all < 0 on failure. */
+static em_t tasks_em(runner_t *r, const char *path, kv_policy_kind_t kind, int pct) {
+  em_t em = {-1, {0, 0, 0}};
   const llm_model_t *m = r->m;
   FILE *f = fopen(path, "r");
-  if (!f) return -1;
+  if (!f) return em;
   retr_task_t task;
   task.tokens = malloc(sizeof(int) * (size_t)m->seq_len);
   unsigned char *wrong = malloc((size_t)m->seq_len);
-  long hit = 0, total = 0;
+  long hit = 0, total = 0, kind_hit[TASK_KINDS] = {0}, kind_total[TASK_KINDS] = {0};
   int line = 0, got, first = 1;
   uint32_t evictions = 0;
   while ((got = task_file_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1) {
@@ -237,45 +246,54 @@ static double tasks_em(runner_t *r, const char *path, kv_policy_kind_t kind, int
     for (int pos = 0; pos + 1 < task.n; pos++)
       wrong[pos] = logits_argmax(forward(r, task.tokens[pos], pos), m->vocab_size) != task.tokens[pos + 1];
     evictions += r->state.kv.evictions;
+    int k = 0;
+    while (k < TASK_KINDS && strcmp(task.kind, task_kinds[k])) k++;
     for (int s = 0; s < task.n_spans; s++) {
       int missed = 0;
       for (int pos = task.span_start[s] - 1; pos < task.span_end[s] - 1; pos++) missed |= wrong[pos];
       hit += !missed;
       total++;
+      if (k < TASK_KINDS) kind_hit[k] += !missed, kind_total[k]++;
     }
   }
   fclose(f);
   free(task.tokens);
   free(wrong);
   r->state.kv.evictions = evictions;
-  return got < 0 || !total || r->state.kv.error ? -1 : 100.0 * (double)hit / (double)total;
+  if (got < 0 || !total || r->state.kv.error) return em;
+  em.all = 100.0 * (double)hit / (double)total;
+  for (int k = 0; k < TASK_KINDS; k++)
+    em.kind[k] = kind_total[k] ? 100.0 * (double)kind_hit[k] / (double)kind_total[k] : 0;
+  return em;
+}
+
+static void print_em(const runner_t *r, const char *policy, int budget, em_t em, double dense) {
+  printf("retrieval,%s,%s,%d,%.2f,%.3f", r->setting, policy, budget, em.all, dense > 0 ? em.all / dense : 0.0);
+  for (int k = 0; k < TASK_KINDS; k++) printf(",%.2f", em.kind[k]);
+  printf(",%lu", (unsigned long)r->state.kv.evictions);
+  print_cost(r);
+  printf("BENCH retr_em_%s_b%d%s%s %.2f pct\n", policy, budget, r->hw ? "_" : "", r->hw ? r->setting : "", em.all);
+  fflush(stdout);
 }
 
 static int tasks(runner_t *r, const char *path) {
-  double dense = tasks_em(r, path, KV_KEEP_ALL, 100);
-  if (dense < 0) {
+  em_t dense = tasks_em(r, path, KV_KEEP_ALL, 100);
+  if (dense.all < 0) {
     fprintf(stderr, "prune_eval: cannot evaluate %s\n", path);
     return 2;
   }
-  printf("workload,setting,policy,budget_pct,em_pct,em_of_dense,evictions,array_nj_per_token,array_ns_per_token,"
-         "dense_nj_per_token,dense_ns_per_token\n");
-  printf("retrieval,%s,dense,100,%.2f,1.000,0", r->setting, dense);
-  print_cost(r);
-  printf("BENCH retr_em_dense_b100%s%s %.2f pct\n", r->hw ? "_" : "", r->hw ? r->setting : "", dense);
+  printf("workload,setting,policy,budget_pct,em_pct,em_of_dense,em_passkey,em_recall,em_twohop,evictions,"
+         "array_nj_per_token,array_ns_per_token,dense_nj_per_token,dense_ns_per_token\n");
+  print_em(r, "dense", 100, dense, dense.all);
   for (int p = 0; p < r->n_policies; p++) {
     if (r->policies[p] == KV_KEEP_ALL) continue;
     for (int b = 0; b < r->n_budgets; b++) {
-      double em = tasks_em(r, path, (kv_policy_kind_t)r->policies[p], r->budgets[b]);
-      if (em < 0) {
+      em_t em = tasks_em(r, path, (kv_policy_kind_t)r->policies[p], r->budgets[b]);
+      if (em.all < 0) {
         fprintf(stderr, "prune_eval: %s failed on %s\n", kv_policy_name(r->policies[p]), path);
         return 1;
       }
-      printf("retrieval,%s,%s,%d,%.2f,%.3f,%lu", r->setting, kv_policy_name(r->policies[p]), r->budgets[b], em,
-             dense > 0 ? em / dense : 0.0, (unsigned long)r->state.kv.evictions);
-      print_cost(r);
-      printf("BENCH retr_em_%s_b%d%s%s %.2f pct\n", kv_policy_name(r->policies[p]), r->budgets[b],
-             r->hw ? "_" : "", r->hw ? r->setting : "", em);
-      fflush(stdout);
+      print_em(r, kv_policy_name(r->policies[p]), r->budgets[b], em, dense.all);
     }
   }
   return 0;

@@ -182,22 +182,36 @@ static void attend_quest(kv_cache_t *kv, int layer, int kvh, int pos, int count,
   }
 }
 
-/* UniCAIM: a token that draws PROTECT of a step's attention is critical and
-   stays protected for good, in one of the SPARE slots (so the min-detect
-   always finds a victim among the rest). */
-static void protect_critical(kv_cache_t *kv, int h, const int32_t *prob, int n) {
+/* Marks POS critical in bank H (its slot protected for good) while the
+   bank has spare slots left for it. */
+static void protect_position(kv_cache_t *kv, int h, int pos) {
+  const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
   uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
-  int critical = -1;
+  int slot = -1, critical = 0;
+  for (int s = 0; s < kv->seq_len; s++) {
+    critical += (flags[s] & KV_SLOT_CRITICAL) != 0;
+    if (at[s] == (uint16_t)pos) slot = s;
+  }
+  if (slot < 0 || (flags[slot] & KV_SLOT_CRITICAL) || critical >= kv->policy.spare) return;
+  flags[slot] |= KV_SLOT_CRITICAL;
+  kv_note_error(kv, ucm_set_protect(kv->ucm, (unsigned)h, (unsigned)slot, 1));
+}
+
+/* UniCAIM: a token older than the recent window that draws PROTECT of a
+   step's attention in any head is critical -- far-back retrieval -- and is
+   protected for good with the SPAN positions after it, in every bank (a
+   token matters to the model, not only to the head that found it). Each
+   bank holds at most SPARE protected tokens, so that the min-detect always
+   finds a victim among the rest. */
+static void protect_critical(kv_cache_t *kv, int h, int pos, const int32_t *prob, int n) {
+  const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
   for (int i = 0; i < n; i++) {
-    if (prob[i] < kv->policy.protect || (flags[kv->selected[i]] & KV_SLOT_CRITICAL)) continue;
-    if (critical < 0) {
-      critical = 0;
-      for (int s = 0; s < kv->seq_len; s++) critical += (flags[s] & KV_SLOT_CRITICAL) != 0;
-    }
-    if (critical >= kv->policy.spare) return;
-    flags[kv->selected[i]] |= KV_SLOT_CRITICAL;
-    critical++;
-    kv_note_error(kv, ucm_set_protect(kv->ucm, (unsigned)h, kv->selected[i], 1));
+    int t = at[kv->selected[i]];
+    if (prob[i] < kv->policy.protect || t >= pos - kv->policy.reserve ||
+        (kv->slot_flags[kv_slots_of(kv, h) + kv->selected[i]] & KV_SLOT_CRITICAL))
+      continue;
+    for (int b = 0; b < kv->n_layers * kv->n_kv_heads; b++)
+      for (int u = t; u <= t + kv->policy.span && u < pos - kv->policy.reserve; u++) protect_position(kv, b, u);
   }
 }
 
@@ -213,7 +227,7 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
   const size_t base = kv_row_of(kv, layer, 0) * stride + (size_t)(kvh * hs);
   const unsigned bank = (unsigned)h, used = (unsigned)kv->used[h];
   const unsigned k = prefill || !p->top_k || (unsigned)p->top_k >= used ? used : (unsigned)p->top_k;
-  const int adaptive = !prefill && p->adapt > 0;
+  const int adaptive = !prefill && p->adapt > 0, observing = prefill && p->observe > 0;
   for (int j = 0; j < count; j++) {
     ucm_load_query(kv->ucm, q[j]);
     int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, adaptive ? kv->sims : 0);
@@ -234,8 +248,9 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
     }
     softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, kv->sims);
     for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(kv->sims[i] > 65535 ? 65535 : kv->sims[i]);
-    kv_note_error(kv, ucm_accumulate(kv->ucm, bank, kv->selected, kv->addends, (unsigned)n));
-    if (p->protect) protect_critical(kv, h, kv->sims, n);
+    if (!observing || pos >= kv->prompt_len - p->observe)
+      kv_note_error(kv, ucm_accumulate(kv->ucm, bank, kv->selected, kv->addends, (unsigned)n));
+    if (p->protect) protect_critical(kv, h, pos, kv->sims, n);
     attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
   }
 }

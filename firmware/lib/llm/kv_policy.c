@@ -36,7 +36,8 @@ int kv_policy_make(kv_policy_t *p, const char *name, int budget) {
     p->reserve = budget / 2;
     p->top_k = budget / 2 > 1 ? budget / 2 : 1;
     p->protect = 32768; /* an attention probability of 0.5 */
-    p->spare = budget / 16 > 1 ? budget / 16 : 1;
+    p->spare = budget / 10 > 1 ? budget / 10 : 1; /* the brief's 5-10% spare cache */
+    p->span = 6;
     break;
   default:
     break;
@@ -69,6 +70,8 @@ int kv_policy_param(kv_policy_t *p, const char *assignment) {
   else if (KEY("adapt") && unicaim && v <= 65535) p->adapt = (int)v;
   else if (KEY("protect") && unicaim && v <= 1000) p->protect = (int)((v * 65536 + 500) / 1000);
   else if (KEY("spare") && unicaim && v <= 65535) p->spare = (int)v;
+  else if (KEY("observe") && unicaim && v <= 65535) p->observe = (int)v;
+  else if (KEY("span") && unicaim && v <= 65535) p->span = (int)v;
   else if (KEY("binary") && unicaim) p->binary_layers = (uint32_t)v;
   else return -1;
 #undef KEY
@@ -102,9 +105,10 @@ void kv_policy_describe(const kv_policy_t *p, char *out, size_t size) {
     snprintf(out, size, "%s, budget %d, page %d", name, p->budget, p->page);
     break;
   case KV_HYBRID:
-    snprintf(out, size, "%s, budget %d (H %d + M %d), k %d, adapt %d, protect %d/1000 in %d spare, "
-             "binary layers 0x%lx", name, p->budget, p->budget - p->reserve, p->reserve, p->top_k, p->adapt,
-             (int)(((long)p->protect * 1000 + 32768) / 65536), p->spare, (unsigned long)p->binary_layers);
+    snprintf(out, size, "%s, budget %d (H %d + M %d), k %d, adapt %d, protect %d/1000 span %d in %d spare, "
+             "observe %d, binary layers 0x%lx", name, p->budget, p->budget - p->reserve, p->reserve, p->top_k,
+             p->adapt, (int)(((long)p->protect * 1000 + 32768) / 65536), p->span, p->spare, p->observe,
+             (unsigned long)p->binary_layers);
     break;
   default:
     snprintf(out, size, "%s", name);
