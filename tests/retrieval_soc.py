@@ -3,8 +3,11 @@
 is typed into the console with `prompt add` (lines are limited to 160
 characters), `story` answers greedily, and the answer is checked against the
 task's passkey and against the host build's tokens.  Prints BENCH lines.
+With --policy the cache runs under that pruning policy (the console's words;
+"unicaim ..." on the array block) on both sides, and the SoC's statistics
+(cycles per token, evictions, modeled array energy) are printed.
 
-usage: retrieval_soc.py --build DIR [--len 1024] [--depth 0.05] [--seed 3]
+usage: retrieval_soc.py --build DIR [--len 1024] [--depth 0.05] [--seed 3] [--policy "h2o 64"]
 """
 import argparse
 import os
@@ -21,14 +24,17 @@ import tasks  # noqa: E402
 LINE_WORDS = 20  # console lines stay under 160 characters
 
 
-def passkey_session(length, depth, seed):
+def passkey_session(length, depth, seed, policy):
     """(script text, prompt text, expected answer ids, steps)."""
     task = tasks.make("passkey", random.Random(seed), length, depth)
     start, end, _ = task.answers[0]
     prompt = tasks.decode(task.tokens[1:start])[1:]  # the encoder adds the leading space
     words = prompt.split(" ")
     lines = [" ".join(words[i:i + LINE_WORDS]) for i in range(0, len(words), LINE_WORDS)]
-    script = "".join(f"prompt add {line}\n" for line in lines)
+    script = ""
+    if policy:
+        script += ("kv unicaim\n" if policy.startswith("unicaim") else "") + f"policy {policy}\n"
+    script += "".join(f"prompt add {line}\n" for line in lines)
     steps = end - 1  # forward passes at positions 0 .. end - 2 emit tokens 1 .. end - 1
     script += f"story -n {steps} --ids\nexit 0\n"
     return script, prompt, task.tokens[start:end], steps
@@ -45,9 +51,12 @@ def run_soc(build, script, timeout):
     return out.returncode, out.stdout + out.stderr
 
 
-def run_host(build, prompt, steps):
+def run_host(build, prompt, steps, policy):
+    extra = []
+    if policy:
+        extra = (["--kv", "unicaim"] if policy.startswith("unicaim") else []) + ["--policy", policy.replace(" ", ":")]
     out = subprocess.run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "retrieval", "retrieval.ucm"),
-                          "-n", str(steps), "-i", prompt, "--ids"], capture_output=True, text=True, timeout=600)
+                          "-n", str(steps), "-i", prompt, "--ids", *extra], capture_output=True, text=True, timeout=600)
     m = re.search(r"^TOKENS(.*)$", out.stdout, re.M)
     return [int(t) for t in m.group(1).split()] if m else None
 
@@ -59,18 +68,30 @@ def main():
     ap.add_argument("--depth", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=3600)
+    ap.add_argument("--policy", default="", help='e.g. "unicaim 48" (console words)')
     args = ap.parse_args()
-    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed)
+    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy)
     rc, out = run_soc(args.build, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
-    host = run_host(args.build, prompt, steps)
+    host = run_host(args.build, prompt, steps, args.policy)
     cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
-    ok = rc == 0 and soc is not None and soc == host and soc[-len(answer):] == answer
-    print(f"passkey at depth {args.depth} of {args.len} tokens: expected {tasks.decode(answer)!r}, "
-          f"SoC {tasks.decode(soc[-len(answer):]) if soc else None!r}, host tokens {'equal' if soc == host else 'differ'}")
-    print(f"BENCH retr_soc_passkey_correct_len{args.len} {int(ok)} bool")
-    if cycles:
+    correct = soc is not None and soc[-len(answer):] == answer
+    same = rc == 0 and soc is not None and soc == host
+    print(f"passkey at depth {args.depth} of {args.len} tokens{', policy ' + args.policy if args.policy else ''}: "
+          f"expected {tasks.decode(answer)!r}, SoC {tasks.decode(soc[-len(answer):]) if soc else None!r}, "
+          f"host tokens {'equal' if same else 'differ'}")
+    for line in re.findall(r"^stats: .*$", out, re.M):
+        print(line)
+    if args.policy:  # the agreement is what counts; a pruned cache may lose the needle
+        name = args.policy.split()[0]
+        print(f"BENCH retr_soc_agrees_{name}_len{args.len} {int(same)} bool")
+        print(f"BENCH retr_soc_passkey_correct_{name}_len{args.len} {int(correct)} bool")
+        ok = same
+    else:
+        print(f"BENCH retr_soc_passkey_correct_len{args.len} {int(correct and same)} bool")
+        ok = correct and same
+    if cycles and not args.policy:
         print(f"BENCH retr_soc_decode_cycles_per_token_len{args.len} {cycles.group(1)} cycles")
         print(f"BENCH retr_soc_prefill_cycles_per_token_len{args.len} {cycles.group(2)} cycles")
     if not ok:
