@@ -25,7 +25,8 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
 	$(STORIES_RUN) --budgets 25,100 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
-	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --set binary=0x1e > $(PRUNE_OUT)/stories_binary.out
+	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --exact digital --set binary=0x1e \
+	  > $(PRUNE_OUT)/stories_binary.out
 	for s in 0 16 32 64; do $(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
 	  > $(PRUNE_OUT)/stories_sigma.out
 	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out

@@ -93,7 +93,7 @@ def collect(build, run):
         # A 27-token prompt at a 16-slot budget, so SnapKV and UniCAIM prune
         # the prompt and every policy evicts while generating.
         prompt = "Once upon a time, there was a little girl named Lily. She liked to play in the park with her dog."
-        specs = ["streamingllm 16", "tova 16", "snapkv 16", "quest 16 page=4", "unicaim 16 k=8 m=4"]
+        specs = ["streamingllm 16", "tova 16", "snapkv 16", "quest 16 page=4", "unicaim 16 k=8 m=4 adapt=6"]
         session = ""
         for spec in specs:
             kv = "kv unicaim\n" if spec.startswith("unicaim") else "kv dense\n"

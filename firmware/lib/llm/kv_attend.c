@@ -232,12 +232,17 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
     ucm_load_query(kv->ucm, q[j]);
     int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, adaptive ? kv->sims : 0);
     int err = n < 0 ? n : 0;
-    if (!err && adaptive) { /* keep the winners within ADAPT of the best similarity */
+    if (!err && adaptive && n > 1) {
+      /* Keep the winners within ADAPT of the best similarity, and at least
+         the best quarter of the k (the CAM's similarity steps are coarse). */
       int32_t best = INT32_MIN;
       for (int i = 0; i < n; i++) best = kv->sims[i] > best ? kv->sims[i] : best;
+      int ties;
+      int32_t quarter = kv_top_threshold(kv->sims, n, n / 4 > 1 ? n / 4 : 1, &ties);
+      int32_t cut = best - p->adapt < quarter ? best - p->adapt : quarter;
       int kept = 0;
       for (int i = 0; i < n; i++)
-        if (kv->sims[i] >= best - p->adapt) kv->selected[kept++] = kv->selected[i];
+        if (kv->sims[i] >= cut) kv->selected[kept++] = kv->selected[i];
       n = kept;
     }
     if (!err) err = exact_scores(kv, layer, kvh, q[j], n, !adaptive);

@@ -45,7 +45,8 @@ typedef struct {
   int page;    /* Quest: positions per page */
   int reserve; /* UniCAIM M: the most recent positions are protected while they gather attention */
   int top_k;   /* UniCAIM k: keys attended per decode step (0: all cached) */
-  int adapt;   /* UniCAIM adaptive k: of the k, those within ADAPT similarity units of the best (0: all k) */
+  int adapt;   /* UniCAIM adaptive k: of the k, those within ADAPT similarity units of the best, at
+                  least the best quarter (0: all k) */
   int protect; /* UniCAIM: an attention probability (Q16) that protects a token for good (0: off) */
   int spare;   /* UniCAIM: slots kept for the protected tokens (at most this many are protected) */
   int observe; /* UniCAIM: only the prompt's last OBSERVE queries feed the accumulators (0: all) */
