@@ -53,6 +53,20 @@ def dense_level(rows, workload, setting):
     return 100.0 if workload == "stories" else None
 
 
+def budget_axes(ax, ylabel, legend_size=8):
+    """The budget axis, the labels and the legend every plot here shares."""
+    ax.set_xlabel("KV-cache budget (% of the sequence)")
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=legend_size)
+
+
+def save(fig, out):
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
 def accuracy_plot(rows, workload, out):
     field, label = METRIC[workload]
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -63,14 +77,9 @@ def accuracy_plot(rows, workload, out):
     dense = dense_level(rows, workload, "ideal")
     if dense is not None:
         ax.axhline(dense, color="gray", linestyle="--", label="dense")
-    ax.set_xlabel("KV-cache budget (% of the sequence)")
-    ax.set_ylabel(label)
     ax.set_title(f"{workload}: accuracy vs budget (ideal arithmetic)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    budget_axes(ax, label)
+    save(fig, out)
 
 
 def hardware_plot(rows, workload, out):
@@ -82,14 +91,9 @@ def hardware_plot(rows, workload, out):
             x, y = series(rows, workload, setting, policy, field)
             if x:
                 ax.plot(x, y, marker="o", label=f"{policy}, {setting}")
-    ax.set_xlabel("KV-cache budget (% of the sequence)")
-    ax.set_ylabel(label)
     ax.set_title(f"{workload}: hardware effects")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    budget_axes(ax, label, 7)
+    save(fig, out)
 
 
 def cost_plot(rows, out):
@@ -108,15 +112,10 @@ def cost_plot(rows, out):
         x, y = series(rows, workload, setting, "unicaim", dense_field)
         if x:
             ax.plot(x, y, color="black", linestyle="--", label="dense current-domain scoring")
-        ax.set_xlabel("KV-cache budget (% of the sequence)")
-        ax.set_ylabel(label)
         ax.set_yscale("log")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        budget_axes(ax, label, 7)
     fig.suptitle(f"modeled array cost per token, {workload}, {setting}")
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    save(fig, out)
     return True
 
 

@@ -73,8 +73,8 @@ static int32_t *policy_scores(kv_cache_t *kv, int h, int pos) {
   case KV_H2O:
     return score;
   case KV_TOVA:
-    if (kv->scored_pos[h] != pos) {
-      for (int s = 0; s < kv->seq_len; s++) score[s] = 0;
+    if (kv->scored_pos[h] != pos) { /* TOVA leaves no holes: the used slots come first */
+      for (int s = 0; s < kv->used[h]; s++) score[s] = 0;
       kv->scored_pos[h] = pos;
     }
     return score;
@@ -137,10 +137,9 @@ static void attend_block(kv_cache_t *kv, int layer, int kvh, int pos, int count,
    kv->selected in order and returns how many. */
 static int quest_pages(kv_cache_t *kv, int h, int pos, const int8_t *q) {
   const int hs = kv->head_size, page = kv->policy.page, pages = pos / page + 1;
-  const size_t first = (size_t)h * ((size_t)kv->seq_len / KV_PAGE_MIN + 1) * (size_t)hs;
   int32_t *bound = kv->sims;
   for (int g = 0; g < pages; g++) {
-    const int8_t *lo = kv->page_min + first + (size_t)g * (size_t)hs, *hi = kv->page_max + first + (size_t)g * (size_t)hs;
+    const int8_t *lo = kv->page_min + kv_page_of(kv, h, g), *hi = kv->page_max + kv_page_of(kv, h, g);
     int32_t b = 0;
     for (int i = 0; i < hs; i++) b += q[i] >= 0 ? q[i] * hi[i] : q[i] * lo[i];
     bound[g] = g == pages - 1 ? INT32_MAX : b;
@@ -169,7 +168,7 @@ static void attend_quest(kv_cache_t *kv, int layer, int kvh, int pos, int count,
         i += run;
       }
     } else {
-      ucm_load_query(kv->ucm, q[j]);
+      if (kv->exact != KV_EXACT_DIGITAL) ucm_load_query(kv->ucm, q[j]);
       int err = exact_scores(kv, layer, kvh, q[j], n, 0);
       if (err) {
         kv_note_error(kv, err);

@@ -15,6 +15,16 @@ static inline size_t kv_slots_of(const kv_cache_t *kv, int h) {
   return (size_t)h * (size_t)kv->seq_len;
 }
 
+/* Quest's pages per (layer, kv head) at the smallest page size, and where
+   page G of pair H starts in page_min / page_max. */
+static inline size_t kv_pages_per_head(int seq_len) {
+  return (size_t)seq_len / KV_PAGE_MIN + 1;
+}
+
+static inline size_t kv_page_of(const kv_cache_t *kv, int h, int g) {
+  return ((size_t)h * kv_pages_per_head(kv->seq_len) + (size_t)g) * (size_t)kv->head_size;
+}
+
 /* The row of (layer, slot) in the key, value and scale arrays. */
 static inline size_t kv_row_of(const kv_cache_t *kv, int layer, int slot) {
   return (size_t)layer * (size_t)kv->seq_len + (size_t)slot;

@@ -8,15 +8,13 @@
 
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
 
-static size_t pages_per_head(int seq_len) { return (size_t)seq_len / KV_PAGE_MIN + 1; }
-
 size_t kv_bytes(int n_layers, int n_kv_heads, int head_size, int seq_len) {
   size_t rows = (size_t)n_layers * (size_t)seq_len, kv_dim = (size_t)(n_kv_heads * head_size);
   size_t heads = (size_t)(n_layers * n_kv_heads), slots = heads * (size_t)seq_len;
   return 2 * align4(rows * kv_dim) + 2 * 4 * rows * (size_t)n_kv_heads            /* keys, values, scales */
          + 2 * align4(2 * (size_t)seq_len) + 4 * (size_t)seq_len                   /* selection scratch */
          + align4(2 * slots) + 4 * slots + align4(slots) + 2 * 4 * heads           /* slot tables */
-         + 2 * align4(heads * pages_per_head(seq_len) * (size_t)head_size);        /* Quest's bounds */
+         + 2 * align4(heads * kv_pages_per_head(seq_len) * (size_t)head_size);        /* Quest's bounds */
 }
 
 void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int seq_len, int32_t *att,
@@ -39,8 +37,8 @@ void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int se
   CARVE(slot_flags, uint8_t, heads * (size_t)seq_len);
   CARVE(used, int32_t, heads);
   CARVE(scored_pos, int32_t, heads);
-  CARVE(page_min, int8_t, heads * pages_per_head(seq_len) * (size_t)head_size);
-  CARVE(page_max, int8_t, heads * pages_per_head(seq_len) * (size_t)head_size);
+  CARVE(page_min, int8_t, heads * kv_pages_per_head(seq_len) * (size_t)head_size);
+  CARVE(page_max, int8_t, heads * kv_pages_per_head(seq_len) * (size_t)head_size);
 #undef CARVE
   kv->backend = KV_DENSE;
   kv->n_layers = n_layers;
@@ -163,7 +161,7 @@ static void start_sequence(kv_cache_t *kv, int h) {
 /* Quest: widen the bounds of POS's page by KEY. */
 static void bound_page(kv_cache_t *kv, int h, int pos, const int8_t *key) {
   const int hs = kv->head_size, page = kv->policy.page;
-  size_t at = ((size_t)h * ((size_t)kv->seq_len / KV_PAGE_MIN + 1) + (size_t)(pos / page)) * (size_t)hs;
+  size_t at = kv_page_of(kv, h, pos / page);
   int8_t *lo = kv->page_min + at, *hi = kv->page_max + at;
   for (int i = 0; i < hs; i++) {
     if (pos % page == 0 || key[i] < lo[i]) lo[i] = key[i];
@@ -171,8 +169,8 @@ static void bound_page(kv_cache_t *kv, int h, int pos, const int8_t *key) {
   }
 }
 
-/* UniCAIM: the new position POS in SLOT is protected while it is among the
-   M most recent; the one leaving that window loses the protection unless
+/* UniCAIM: a new position is protected while it is among the M most
+   recent; the one leaving that window loses the protection unless
    the threshold made it critical. */
 static void protect_recent(kv_cache_t *kv, int h, int pos) {
   int leaving = pos - kv->policy.reserve;
@@ -239,7 +237,7 @@ static int duplicate_position(const uint16_t *at, int slots, int32_t *seen, int 
 }
 
 /* Positions a policy never lets go at POS: [lo, pos] plus the first SINKS. */
-static void kept_range(const kv_cache_t *kv, const int *pinned_and_used, int pos, int *lo, int *sinks) {
+static void kept_range(const kv_cache_t *kv, int unpinned, int pos, int *lo, int *sinks) {
   const kv_policy_t *p = &kv->policy;
   *sinks = 0;
   *lo = pos + 1;
@@ -247,7 +245,7 @@ static void kept_range(const kv_cache_t *kv, const int *pinned_and_used, int pos
   else if (p->kind == KV_STREAMING) *sinks = p->sinks, *lo = pos - (kv->capacity - p->sinks) + 1;
   else if (p->kind == KV_H2O) *lo = pos - p->window;
   else if (p->kind == KV_TOVA) *lo = pos;
-  else if (p->kind == KV_SNAPKV) *lo = pos - (pinned_and_used[1] - pinned_and_used[0]) + 1;
+  else if (p->kind == KV_SNAPKV) *lo = pos - unpinned + 1;
   else if (p->kind == KV_HYBRID) *lo = pos - (p->reserve > 0 ? p->reserve : 1) + 1;
   if (*lo < 0) *lo = 0;
 }
@@ -257,20 +255,20 @@ static int check_head(kv_cache_t *kv, int h, int pos, int group) {
   const uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
   const int32_t *score = kv->slot_score + kv_slots_of(kv, h);
   int limit = kv_in_prefill(kv, pos) ? kv->seq_len : kv->capacity;
-  int counts[2] = {0, 0}; /* pinned, used */
+  int pinned = 0, used = 0;
   for (int s = 0; s < kv->seq_len; s++) {
     if (at[s] == KV_FREE) continue;
-    counts[1]++;
-    counts[0] += (flags[s] & KV_SLOT_PINNED) != 0;
+    used++;
+    pinned += (flags[s] & KV_SLOT_PINNED) != 0;
     if (at[s] > pos) return -1;
     /* Each step adds at most 1.0 (Q16) per query head to a position's score. */
     int64_t most = (kv->policy.kind == KV_TOVA ? 1 : (int64_t)(pos - at[s] + 1)) * group * 65536;
     if (score[s] < 0 || score[s] > most) return -1;
   }
-  if (counts[1] != kv->used[h] || counts[1] != (pos + 1 < limit ? pos + 1 : limit)) return -1;
+  if (used != kv->used[h] || used != (pos + 1 < limit ? pos + 1 : limit)) return -1;
   if (duplicate_position(at, kv->seq_len, kv->att, kv->seq_len)) return -1;
   int lo, sinks;
-  kept_range(kv, counts, pos, &lo, &sinks);
+  kept_range(kv, used - pinned, pos, &lo, &sinks);
   int kept = 0, n_sinks = sinks < lo ? sinks : lo; /* required: [0, n_sinks) and [lo, pos] */
   for (int s = 0; s < kv->seq_len; s++)
     kept += at[s] != KV_FREE && (at[s] < n_sinks || at[s] >= lo);
@@ -280,7 +278,7 @@ static int check_head(kv_cache_t *kv, int h, int pos, int group) {
   for (int s = 0; s < kv->seq_len; s++) { /* the bank agrees with the table */
     ucm_slot_info_t info;
     if (ucm_read_slot(kv->ucm, (unsigned)h, (unsigned)s, &info)) return -1;
-    if (info.valid != (at[s] != KV_FREE) || info.valid_count != (uint32_t)counts[1]) return -1;
+    if (info.valid != (at[s] != KV_FREE) || info.valid_count != (uint32_t)used) return -1;
     if (!info.valid) continue;
     if (info.pos != at[s]) return -1;
     if (kv->policy.kind == KV_HYBRID &&
