@@ -3,13 +3,21 @@
 # ideal setting (the paper's: only the selection is analog) and with the
 # array's hardware effects on; CSV, BENCH lines and plots under build/bench.
 PRUNE_TASKS := $(RETR_BUILD)/prune.tasks
+PRUNE_TASKS_MULTI := $(RETR_BUILD)/prune_multi.tasks
 PRUNE_OUT   := $(BENCH_DIR)/prune
 PLOT_STAMP  := $(BUILD)/.matplotlib-ok
 STORIES_RUN := $(LLM_BUILD)/prune_eval $(LLM_IMAGE) stories 16 512 256
 RETR_RUN    := $(LLM_BUILD)/prune_eval $(RETR_IMAGE) tasks $(PRUNE_TASKS)
+MULTI_RUN   := $(LLM_BUILD)/prune_eval $(RETR_IMAGE) tasks $(PRUNE_TASKS_MULTI) --tag multi
 
-# 10 tasks per kind at full context, a seed of their own.
+# 10 tasks per kind at full context, a seed of their own. The recall tasks'
+# several questions: one prompt each over the same context (LongBench's
+# setting, the question in the prompt), and in a second file one after
+# another in one sequence (later questions arrive after the prompt pruning).
 $(PRUNE_TASKS): tools/retrieval/tasks.py
+	@mkdir -p $(RETR_BUILD)
+	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 10 --seed 3000 --one-question
+$(PRUNE_TASKS_MULTI): tools/retrieval/tasks.py
 	@mkdir -p $(RETR_BUILD)
 	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 10 --seed 3000
 
@@ -19,7 +27,8 @@ $(PLOT_STAMP):
 
 .PHONY: bench-prune
 bench bench-prune: $(BENCH_DIR)/prune.txt
-$(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TASKS) tools/llm/plot_pruning.py \
+$(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TASKS) $(PRUNE_TASKS_MULTI) \
+                        tools/llm/plot_pruning.py \
                         $(PLOT_STAMP)
 	@mkdir -p $(PRUNE_OUT)
 	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
@@ -31,6 +40,9 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 	  > $(PRUNE_OUT)/stories_sigma.out
 	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out
 	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
+	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/retrieval_hw1.out
+	$(MULTI_RUN) > $(PRUNE_OUT)/retrieval_multi_ideal.out
+	$(MULTI_RUN) --budgets 25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_multi_hw3.out
 	for s in 16 32 64; do $(RETR_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
 	  > $(PRUNE_OUT)/retrieval_sigma.out
 	for f in $(PRUNE_OUT)/*.out; do grep -v '^BENCH' $$f > $${f%.out}.csv; done

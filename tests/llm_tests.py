@@ -114,10 +114,10 @@ def collect(build, run):
         rc, out, err = console_session(run, build, "llm.elf",
                                        "policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 sinks=4\n"
                                        "policy lru 8\npolicy dense 3\npolicy quest 64 k=3\npolicy h2o 9999\n"
-                                       "policy snapkv 8 window=7\npolicy unicaim 64 protect=1001\n"
+                                       "policy snapkv 8 window=7\npolicy unicaim 64 protect=1001\npolicy unicaim 64 question=70000\n"
                                        "policy streamingllm 40 sinks=2\npolicy unicaim 64\npolicy\nstats\ndevice sigma=300\n"
                                        "device foo=1\ndevice sigma\nexit 0\n", tmp)
-        ok = (rc == 0 and out.count("error: usage: policy") == 10 and "error: the unicaim policy runs on the array" in out
+        ok = (rc == 0 and out.count("error: usage: policy") == 11 and "error: the unicaim policy runs on the array" in out
               and "error: no story yet" in out and out.count("error: usage: device") == 3
               and out.count("policy: streamingllm, budget 40, sinks 2") == 2)
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"

@@ -20,7 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 POLICIES = ["streamingllm", "h2o", "tova", "snapkv", "quest", "unicaim"]
 METRIC = {"stories": ("top1_pct", "top-1 agreement with dense (%)"),
-          "retrieval": ("em_pct", "exact match (%)")}
+          "retrieval": ("em_pct", "exact match (%)"),
+          "retrieval_multi": ("em_pct", "exact match (%), questions one after another")}
 
 
 def read_rows(paths):

@@ -22,7 +22,7 @@ start.  Tasks are generated as token ids directly; `check-encode` verifies the
 correspondence with the firmware encoder's rules.
 
 usage: tasks.py tokenizer OUT.bin
-       tasks.py heldout OUT.tasks --len 1024 --per-kind 60 --seed 1000
+       tasks.py heldout OUT.tasks --len 1024 --per-kind 60 --seed 1000 [--one-question]
        tasks.py show KIND --len 256 --seed 1
 """
 import argparse
@@ -145,6 +145,7 @@ class Task:
         self.tokens = [BOS]
         self.weights = [0.0]
         self.answers = []   # (start, end, needle position)
+        self.questions = []  # where each question of a multi-question task starts
 
     def add(self, ids, weight=1.0):
         self.tokens += ids
@@ -222,6 +223,7 @@ def recall(rng, length, depth=None):
         rng.sample(range(n_pairs), n_queries)
     fill_until(task, rng, length - reserve)
     for q in queried:
+        task.questions.append(len(task.tokens))
         task.add(question_words(("what", "code", "has", "the", keys[q]), QUESTION) +
                  [word(w) for w in ("the", keys[q], "has", "code")])
         task.add_answer(number(values[q]), starts[q])
@@ -283,18 +285,39 @@ def make(kind, rng, length, depth=None):
 
 # --- held-out files -----------------------------------------------------------------
 
-def write_heldout(path, length, per_kind, seed):
+def one_question_each(task):
+    """A multi-question task as one task per question over the same context
+    (LongBench's setting: the question is part of the prompt), as
+    (needle depth, task) pairs."""
+    if len(task.questions) < 2:
+        return [(None, task)]
+    context = task.questions[0]
+    ends = task.questions[1:] + [len(task.tokens)]
+    split = []
+    for start, end, (a, b, needle) in zip(task.questions, ends, task.answers):
+        one = Task(task.kind)
+        one.tokens = task.tokens[:context] + task.tokens[start:end]
+        one.weights = task.weights[:context] + task.weights[start:end]
+        one.answers = [(a - start + context, b - start + context, needle)]
+        split.append((needle / context, one))
+    return split
+
+
+def write_heldout(path, length, per_kind, seed, one_question=False):
     """Text file, one task per line: kind, depth bin, answer spans, then ids.
     Depths are spread evenly: task i of a kind puts its needle at (i + 0.5) /
-    per_kind of the context."""
+    per_kind of the context.  ONE_QUESTION writes a multi-question task as
+    one line per question, all over the same context."""
     rng = random.Random(seed)
     with open(path, "w") as f:
         for kind in EVAL_KINDS:
             for i in range(per_kind):
                 depth = (i + 0.5) / per_kind
                 task = make(kind, rng, length, depth)
-                spans = ",".join(f"{a}:{b}:{n}" for a, b, n in task.answers)
-                f.write(f"{kind} {depth:.4f} {spans} {' '.join(map(str, task.tokens))}\n")
+                for own_depth, one in one_question_each(task) if one_question else [(None, task)]:
+                    spans = ",".join(f"{a}:{b}:{n}" for a, b, n in one.answers)
+                    d = depth if own_depth is None else own_depth
+                    f.write(f"{kind} {d:.4f} {spans} {' '.join(map(str, one.tokens))}\n")
 
 
 def main():
@@ -307,6 +330,8 @@ def main():
     h.add_argument("--len", type=int, default=1024)
     h.add_argument("--per-kind", type=int, default=60)
     h.add_argument("--seed", type=int, default=1000)
+    h.add_argument("--one-question", action="store_true",
+                   help="one line per question of a multi-question task, over the same context")
     s = sub.add_parser("show")
     s.add_argument("kind", choices=sorted(KINDS))
     s.add_argument("--len", type=int, default=256)
@@ -318,7 +343,7 @@ def main():
         write_tokenizer(args.out)
         print(f"{args.out}: {VOCAB_SIZE} pieces")
     elif args.cmd == "heldout":
-        write_heldout(args.out, args.len, args.per_kind, args.seed)
+        write_heldout(args.out, args.len, args.per_kind, args.seed, args.one_question)
     elif args.cmd == "show":
         task = make(args.kind, random.Random(args.seed), args.len, args.depth)
         print(decode(task.tokens))

@@ -306,7 +306,7 @@ static int cmd_policy(int argc, char **argv) {
     }
     if (err) {
       printf("error: usage: policy [dense | streamingllm|h2o|tova|snapkv|quest|unicaim 1..%d [key=value...]] "
-             "(keys: sinks, window, page, m, k, adapt, protect, span, spare, observe, binary; protected positions below the budget)\n",
+             "(keys: sinks, window, page, m, k, adapt, protect, span, spare, observe, question, binary; protected positions below the budget)\n",
              model.seq_len);
       return -1;
     }

@@ -10,8 +10,30 @@
 
 /* floor(sqrt(v)). */
 uint32_t fx_isqrt64(uint64_t v);
-/* exp(x) for x <= 0, Q16 in and out (0 below -12). */
-int32_t fx_exp_neg(int32_t x);
+/* High words of 64-bit products: one mulhu / mulhsu instruction on RV32
+   where a full 64-bit product and shift take five. */
+static inline uint32_t fx_mulhu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+static inline int32_t fx_mulhsu(int32_t a, uint32_t b) {
+  return (int32_t)(((int64_t)a * (int64_t)(uint64_t)b) >> 32);
+}
+
+extern const int32_t fx_exp2_table[33];
+
+/* exp(x) for x <= 0, Q16 in and out (0 below -12); inline, as softmax
+   calls it once per cached position. */
+static inline int32_t fx_exp_neg(int32_t x) {
+  /* exp(x) = 2^(x * log2(e)); below -12 the Q16 result rounds to 0. */
+  if (x > 0) x = 0;
+  if (x < -(12 << 16)) return 0;
+  int32_t y = fx_mulhsu(x * 2, 94548u << 15);      /* x * log2(e) (Q16: 94548), floor; <= 0 */
+  int32_t n = y >> 16;                              /* floor, in [-18, 0] */
+  int32_t frac = y & 0xFFFF;                        /* Q16 in [0, 1) */
+  int32_t idx = frac >> 11, rem = frac & 2047;      /* 32 intervals of 2048 */
+  int32_t lo = fx_exp2_table[idx], hi = fx_exp2_table[idx + 1];
+  int32_t v = lo + (((hi - lo) * rem) >> 11);       /* Q24 in [1, 2) */
+  int shift = 8 - n;                                /* to Q16, times 2^n */
+  return (v + (1 << (shift - 1))) >> shift;
+}
 /* x * sigmoid(x), Q16. */
 int32_t fx_silu(int32_t x);
 /* floor((2^32 - 1) / d) for d > 0: a reciprocal from the 32-bit divider

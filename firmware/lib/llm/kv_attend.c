@@ -34,7 +34,9 @@ static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int
 /* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
    times the value scale, Q16 per int8 value unit. rows[i] names a's slot
    (NULL: slot i). SCORE (per slot) gathers the probabilities for the
-   policy, PROB (per i) receives them; either may be NULL. */
+   policy, PROB (per i) receives them; either may be NULL. Runs once per
+   cached position and head, so the products that fit use one high-word
+   multiply (the results are those of the plain 64-bit formulas). */
 static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
                             int32_t head_factor, int32_t *score, int32_t *prob) {
   const size_t nkv = (size_t)kv->n_kv_heads;
@@ -53,14 +55,18 @@ static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a
     a[i] = fx_exp_neg(a[i] - max); /* the largest is 1.0 */
     sum += a[i];
   }
-  int32_t inv = (int32_t)fx_recip32((uint32_t)sum); /* Q16; 1.0 <= sum < 2^25 */
+  /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. */
+  const uint32_t inv = fx_recip32((uint32_t)sum), inv_hi = inv << 16; /* Q16 */
   for (int i = 0; i < n; i++) {
     size_t t = rows ? rows[i] : (size_t)i;
-    int32_t p = (int32_t)(((int64_t)a[i] * inv) >> 16);
-    if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
-    if (prob) prob[i] = p;
-    int32_t scale = (int32_t)(((int64_t)vscale[t * nkv] * inv) >> 16); /* Q24 */
-    a[i] = (int32_t)(((int64_t)a[i] * scale) >> LLM_Q_SCALE);
+    const uint32_t e = (uint32_t)a[i];
+    if (score || prob) {
+      int32_t p = (int32_t)((e * inv) >> 16);
+      if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
+      if (prob) prob[i] = p;
+    }
+    uint32_t scale = fx_mulhu((uint32_t)vscale[t * nkv], inv_hi); /* (vscale * inv) >> 16, Q24 */
+    a[i] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
   }
 }
 
@@ -254,7 +260,8 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
     for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(kv->sims[i] > 65535 ? 65535 : kv->sims[i]);
     if (!observing || pos >= kv->prompt_len - p->observe)
       kv_note_error(kv, ucm_accumulate(kv->ucm, bank, kv->selected, kv->addends, (unsigned)n));
-    if (p->protect) protect_critical(kv, h, pos, kv->sims, n);
+    if (p->protect && (!prefill || !p->question || pos >= kv->prompt_len - p->question))
+      protect_critical(kv, h, pos, kv->sims, n);
     attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
   }
 }

@@ -38,6 +38,7 @@ int kv_policy_make(kv_policy_t *p, const char *name, int budget) {
     p->protect = 32768; /* an attention probability of 0.5 */
     p->spare = budget / 10 > 1 ? budget / 10 : 1; /* the brief's 5-10% spare cache */
     p->span = 6;
+    p->question = 16;
     break;
   default:
     break;
@@ -71,6 +72,7 @@ int kv_policy_param(kv_policy_t *p, const char *assignment) {
   else if (KEY("protect") && unicaim && v <= 1000) p->protect = (int)((v * 65536 + 500) / 1000);
   else if (KEY("spare") && unicaim && v <= 65535) p->spare = (int)v;
   else if (KEY("observe") && unicaim && v <= 65535) p->observe = (int)v;
+  else if (KEY("question") && unicaim && v <= 65535) p->question = (int)v;
   else if (KEY("span") && unicaim && v <= 65535) p->span = (int)v;
   else if (KEY("binary") && unicaim) p->binary_layers = (uint32_t)v;
   else return -1;
@@ -106,9 +108,9 @@ void kv_policy_describe(const kv_policy_t *p, char *out, size_t size) {
     break;
   case KV_HYBRID:
     snprintf(out, size, "%s, budget %d (H %d + M %d), k %d, adapt %d, protect %d/1000 span %d in %d spare, "
-             "observe %d, binary layers 0x%lx", name, p->budget, p->budget - p->reserve, p->reserve, p->top_k,
-             p->adapt, (int)(((long)p->protect * 1000 + 32768) / 65536), p->span, p->spare, p->observe,
-             (unsigned long)p->binary_layers);
+             "marked by the last %d prompt queries, observe %d, binary layers 0x%lx", name, p->budget,
+             p->budget - p->reserve, p->reserve, p->top_k, p->adapt, (int)(((long)p->protect * 1000 + 32768) / 65536),
+             p->span, p->spare, p->question, p->observe, (unsigned long)p->binary_layers);
     break;
   default:
     snprintf(out, size, "%s", name);

@@ -50,6 +50,9 @@ typedef struct {
   int protect; /* UniCAIM: an attention probability (Q16) that protects a token for good (0: off) */
   int spare;   /* UniCAIM: slots kept for the protected tokens (at most this many are protected) */
   int observe; /* UniCAIM: only the prompt's last OBSERVE queries feed the accumulators (0: all) */
+  int question; /* UniCAIM: only the prompt's last QUESTION queries and the generated ones mark
+                   critical tokens (0: every query) -- the question knows what matters; the bulk
+                   of the prompt would spend the spare slots early */
   int span;    /* UniCAIM: a critical token protects the SPAN positions after it too (what an
                   induction head reads next: the rest of a needle) */
   uint32_t binary_layers; /* UniCAIM: layers whose banks saturate every cell (1-bit-like, sign only) */
@@ -122,11 +125,12 @@ const char *kv_policy_name(kv_policy_kind_t kind);
    window of half the budget, a SnapKV window of an eighth (4..32), pages of
    16 (at most budget / 2), UniCAIM M of half the budget, k of half the
    budget, threshold protection at probability 0.5 of a token and the 6
-   after it into spare slots of a tenth (the brief's 5-10%). Returns -1 for
+   after it into spare slots of a tenth (the brief's 5-10%), marked by the
+   prompt's last 16 queries and the generated ones. Returns -1 for
    an unknown name. */
 int kv_policy_make(kv_policy_t *p, const char *name, int budget);
 /* Sets one parameter from "KEY=VALUE" (sinks, window, page, m, k, adapt,
-   protect (per mille), spare, observe, span, binary (layer bit mask)); -1 for a key the policy has
+   protect (per mille), spare, observe, question, span, binary (layer bit mask)); -1 for a key the policy has
    no use for or a value out of range. */
 int kv_policy_param(kv_policy_t *p, const char *assignment);
 /* The policy from words: NAME [BUDGET (1..MAX_BUDGET) [KEY=VALUE...]]
