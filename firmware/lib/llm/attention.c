@@ -45,17 +45,31 @@ void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t st
 }
 
 /* The same for two query heads that share these keys (grouped-query
-   attention): each key byte is loaded once for both. */
+   attention): each key byte is loaded once for both, eight dimensions at a
+   time (the sixteen query values fill the registers). */
 void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int8_t *keys,
                 size_t stride, int count, int hs) {
-  for (int c = 0; c < hs; c += 4) {
+  for (int c = 0; c < hs; c += 8) {
     const int32_t a0 = qa[c], a1 = qa[c + 1], a2 = qa[c + 2], a3 = qa[c + 3];
+    const int32_t a4 = qa[c + 4], a5 = qa[c + 5], a6 = qa[c + 6], a7 = qa[c + 7];
     const int32_t b0 = qb[c], b1 = qb[c + 1], b2 = qb[c + 2], b3 = qb[c + 3];
+    const int32_t b4 = qb[c + 4], b5 = qb[c + 5], b6 = qb[c + 6], b7 = qb[c + 7];
     const int8_t *k = keys + c;
     for (int t = 0; t < count; t++, k += stride) {
-      const int32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
-      int32_t da = a0 * k0 + a1 * k1 + a2 * k2 + a3 * k3;
-      int32_t db = b0 * k0 + b1 * k1 + b2 * k2 + b3 * k3;
+      int32_t da = 0, db = 0, kj;
+#define DOT2(j)  \
+  kj = k[j];     \
+  da += a##j * kj; \
+  db += b##j * kj
+      DOT2(0);
+      DOT2(1);
+      DOT2(2);
+      DOT2(3);
+      DOT2(4);
+      DOT2(5);
+      DOT2(6);
+      DOT2(7);
+#undef DOT2
       dots_a[t] = c ? dots_a[t] + da : da;
       dots_b[t] = c ? dots_b[t] + db : db;
     }

@@ -13,9 +13,7 @@ uint32_t fx_isqrt64(uint64_t v);
 /* High words of 64-bit products: one mulhu / mulhsu instruction on RV32
    where a full 64-bit product and shift take five. */
 static inline uint32_t fx_mulhu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
-static inline int32_t fx_mulhsu(int32_t a, uint32_t b) {
-  return (int32_t)(((int64_t)a * (int64_t)(uint64_t)b) >> 32);
-}
+static inline int32_t fx_mulh(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
 
 extern const int32_t fx_exp2_table[33];
 
@@ -25,7 +23,7 @@ static inline int32_t fx_exp_neg(int32_t x) {
   /* exp(x) = 2^(x * log2(e)); below -12 the Q16 result rounds to 0. */
   if (x > 0) x = 0;
   if (x < -(12 << 16)) return 0;
-  int32_t y = fx_mulhsu(x * 2, 94548u << 15);      /* x * log2(e) (Q16: 94548), floor; <= 0 */
+  int32_t y = fx_mulh(x * 2048, 94548 * 32);        /* (x * log2(e) in Q16) >> 16, floor; <= 0 */
   int32_t n = y >> 16;                              /* floor, in [-18, 0] */
   int32_t frac = y & 0xFFFF;                        /* Q16 in [0, 1) */
   int32_t idx = frac >> 11, rem = frac & 2047;      /* 32 intervals of 2048 */

@@ -36,9 +36,12 @@ static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int
    (NULL: slot i). SCORE (per slot) gathers the probabilities for the
    policy, PROB (per i) receives them; either may be NULL. Runs once per
    cached position and head, so the products that fit use one high-word
-   multiply (the results are those of the plain 64-bit formulas). */
-static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
-                            int32_t head_factor, int32_t *score, int32_t *prob) {
+   multiply (the results are those of the plain 64-bit formulas), and it is
+   inlined twice: with ROWS, SCORE and PROB all NULL (dense attention) and
+   in general. */
+static inline __attribute__((always_inline)) void softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
+                                                               const uint16_t *rows, int n, int32_t head_factor,
+                                                               int32_t *score, int32_t *prob) {
   const size_t nkv = (size_t)kv->n_kv_heads;
   const int32_t *kscale = kv->key_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
   const int32_t *vscale = kv->value_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
@@ -68,6 +71,14 @@ static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a
     uint32_t scale = fx_mulhu((uint32_t)vscale[t * nkv], inv_hi); /* (vscale * inv) >> 16, Q24 */
     a[i] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
   }
+}
+
+static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
+                            int32_t head_factor, int32_t *score, int32_t *prob) {
+  if (!rows && !score && !prob)
+    softmax_body(kv, layer, kvh, a, 0, n, head_factor, 0, 0);
+  else
+    softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob);
 }
 
 /* The policy's score row of pair H for this step, NULL when the policy
