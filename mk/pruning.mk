@@ -34,6 +34,7 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
 	$(STORIES_RUN) --budgets 25,100 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
+	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 --exact digital > $(PRUNE_OUT)/stories_hw1_select.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --exact digital --set binary=0x1e \
 	  > $(PRUNE_OUT)/stories_binary.out
 	for s in 0 16 32 64; do $(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
@@ -41,6 +42,7 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out
 	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
 	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/retrieval_hw1.out
+	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 --exact digital > $(PRUNE_OUT)/retrieval_hw1_select.out
 	$(MULTI_RUN) > $(PRUNE_OUT)/retrieval_multi_ideal.out
 	$(MULTI_RUN) --budgets 25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_multi_hw3.out
 	for s in 16 32 64; do $(RETR_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
