@@ -59,7 +59,7 @@ typedef struct {
   int policies[MAX_LIST], n_policies;
   int budgets[MAX_LIST], n_budgets;
   char setting[96];
-  const char *tag; /* tasks: a second protocol's name, or NULL */
+  char tag[40]; /* tasks: "_" and a second protocol's name, or empty */
   const char *params[MAX_LIST]; /* KEY=VALUE for the policies that take them */
   int n_params;
   ucm_counters_t before;
@@ -271,13 +271,13 @@ static em_t tasks_em(runner_t *r, const char *path, kv_policy_kind_t kind, int p
 }
 
 static void print_em(const runner_t *r, const char *policy, int budget, em_t em, double dense) {
-  printf("retrieval%s%s,%s,%s,%d,%.2f,%.3f", r->tag ? "_" : "", r->tag ? r->tag : "", r->setting, policy, budget,
-         em.all, dense > 0 ? em.all / dense : 0.0);
+  printf("retrieval%s,%s,%s,%d,%.2f,%.3f", r->tag, r->setting, policy, budget, em.all,
+         dense > 0 ? em.all / dense : 0.0);
   for (int k = 0; k < TASK_KINDS; k++) printf(",%.2f", em.kind[k]);
   printf(",%lu", (unsigned long)r->state.kv.evictions);
   print_cost(r);
-  printf("BENCH retr_em_%s_b%d%s%s%s%s %.2f pct\n", policy, budget, r->hw ? "_" : "", r->hw ? r->setting : "",
-         r->tag ? "_" : "", r->tag ? r->tag : "", em.all);
+  printf("BENCH retr_em_%s_b%d%s%s%s %.2f pct\n", policy, budget, r->hw ? "_" : "", r->hw ? r->setting : "", r->tag,
+         em.all);
   fflush(stdout);
 }
 
@@ -374,7 +374,7 @@ int main(int argc, char **argv) {
       r.exact = !strcmp(argv[i], "adc") ? KV_EXACT_ADC : !strcmp(argv[i], "cells") ? KV_EXACT_CELLS : KV_EXACT_DIGITAL;
       ok = r.exact != KV_EXACT_DIGITAL || !strcmp(argv[i], "digital");
     } else if (ok && !strcmp(argv[i], "--set") && r.n_params < MAX_LIST) r.params[r.n_params++] = argv[++i];
-    else if (ok && !strcmp(argv[i], "--tag")) r.tag = argv[++i];
+    else if (ok && !strcmp(argv[i], "--tag")) snprintf(r.tag, sizeof r.tag, "_%s", argv[++i]);
     else if (ok && !strcmp(argv[i], "--hw"))
       ok = sscanf(argv[++i], "%d:%d:%d", &r.cells, &r.adc_bits, &r.sigma) == 3 && (r.cells == 1 || r.cells == 3) &&
            r.adc_bits >= 2 && r.adc_bits <= 16 && r.sigma >= 0 && r.sigma <= 255 && (r.hw = 1);

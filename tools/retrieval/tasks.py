@@ -285,12 +285,12 @@ def make(kind, rng, length, depth=None):
 
 # --- held-out files -----------------------------------------------------------------
 
-def one_question_each(task):
+def one_question_each(task, depth):
     """A multi-question task as one task per question over the same context
-    (LongBench's setting: the question is part of the prompt), as
-    (needle depth, task) pairs."""
+    (LongBench's setting: the question is part of the prompt), as (needle
+    depth, task) pairs; any other task as it is, at DEPTH."""
     if len(task.questions) < 2:
-        return [(None, task)]
+        return [(depth, task)]
     context = task.questions[0]
     ends = task.questions[1:] + [len(task.tokens)]
     split = []
@@ -314,9 +314,8 @@ def write_heldout(path, length, per_kind, seed, one_question=False):
             for i in range(per_kind):
                 depth = (i + 0.5) / per_kind
                 task = make(kind, rng, length, depth)
-                for own_depth, one in one_question_each(task) if one_question else [(None, task)]:
+                for d, one in one_question_each(task, depth) if one_question else [(depth, task)]:
                     spans = ",".join(f"{a}:{b}:{n}" for a, b, n in one.answers)
-                    d = depth if own_depth is None else own_depth
                     f.write(f"{kind} {d:.4f} {spans} {' '.join(map(str, one.tokens))}\n")
 
 

@@ -244,6 +244,7 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
   const unsigned bank = (unsigned)h, used = (unsigned)kv->used[h];
   const unsigned k = prefill || !p->top_k || (unsigned)p->top_k >= used ? used : (unsigned)p->top_k;
   const int adaptive = !prefill && p->adapt > 0, observing = prefill && p->observe > 0;
+  const int marking = p->protect && (!prefill || !p->question || pos >= kv->prompt_len - p->question);
   for (int j = 0; j < count; j++) {
     ucm_load_query(kv->ucm, q[j]);
     int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, adaptive ? kv->sims : 0);
@@ -271,8 +272,7 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
     for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(kv->sims[i] > 65535 ? 65535 : kv->sims[i]);
     if (!observing || pos >= kv->prompt_len - p->observe)
       kv_note_error(kv, ucm_accumulate(kv->ucm, bank, kv->selected, kv->addends, (unsigned)n));
-    if (p->protect && (!prefill || !p->question || pos >= kv->prompt_len - p->question))
-      protect_critical(kv, h, pos, kv->sims, n);
+    if (marking) protect_critical(kv, h, pos, kv->sims, n);
     attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
   }
 }
