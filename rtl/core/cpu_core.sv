@@ -52,7 +52,7 @@ module cpu_core
   logic        id_held_err_q, id_err;
   logic [1:0]  fetch_counter, id_held_counter_q, id_counter;
   logic        id_predict_taken;        // ID redirects the fetch
-  logic [31:0] id_target;
+  logic [31:0] id_target, id_target_jal, id_target_branch;
   cpu_pkg::decoded_t    id_dec;
   logic        id_rs1_used, id_rs2_used;
   logic [31:0] id_rs1_value, id_rs2_value;
@@ -62,7 +62,7 @@ module cpu_core
   logic [1:0]  ex_counter_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
   cpu_pkg::decoded_t    ex_dec_q;
-  logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result;
+  logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
   logic        ex_branch_taken, ex_jump, ex_busy, ex_eq, ex_lt, ex_ltu;
   logic        load_use, id_hold;
@@ -146,10 +146,15 @@ module cpu_core
   );
 
   // jal always; a branch when its counter says taken, or backward while weak.
+  // The target adders take the immediate straight from the word (jal's
+  // opcode has bit 2 set, a branch's clear) instead of waiting for the
+  // decoder: fetch RAM -> adder -> pc_q is the longest path on FPGAs.
   assign id_predict_taken = id_live_q && !id_err && !id_hold &&
                             (id_dec.jal || (id_dec.branch &&
-                             (id_counter[1] || (id_counter == 2'b01 && id_dec.imm[31]))));
-  assign id_target        = id_pc_q + id_dec.imm;
+                             (id_counter[1] || (id_counter == 2'b01 && id_instr[31]))));
+  assign id_target_jal    = id_pc_q + cpu_pkg::imm_j(id_instr);
+  assign id_target_branch = id_pc_q + cpu_pkg::imm_b(id_instr);
+  assign id_target        = id_instr[2] ? id_target_jal : id_target_branch;
 
   cpu_decoder u_decoder (
     .instr_i    (id_instr),
@@ -229,6 +234,7 @@ module cpu_core
     .a_i      (ex_op_a),
     .b_i      (ex_op_b),
     .result_o (ex_alu_result),
+    .sum_o    (ex_addr),
     .eq_o     (ex_eq),
     .lt_o     (ex_lt),
     .ltu_o    (ex_ltu)
@@ -247,7 +253,7 @@ module cpu_core
   always_comb begin
     if (ex_dec_q.mret)         ex_target = mepc;
     else if (ex_dec_q.fence_i) ex_target = ex_pc4;
-    else if (ex_dec_q.jalr)    ex_target = {ex_alu_result[31:1], 1'b0};
+    else if (ex_dec_q.jalr)    ex_target = {ex_addr[31:1], 1'b0};
     else                       ex_target = ex_pc_q + ex_dec_q.imm;
   end
   assign ex_misaligned_target = ex_jump && ex_target[1];
@@ -275,12 +281,14 @@ module cpu_core
   // A division occupies EX until its last iteration (a trap clears ex_valid).
   assign ex_busy = ex_valid_q && ex_dec_q.div && !div_done;
 
-  // Loads and stores: the address is the ALU sum.
+  // Loads, stores and jalr take the adder's sum straight, not through the
+  // ALU's result mux: adder -> bus decode -> block-RAM enables is the longest
+  // path on FPGAs.
   always_comb begin
     unique case (ex_dec_q.funct3[1:0])
       2'b00:   ex_mem_misaligned = 1'b0;
-      2'b01:   ex_mem_misaligned = ex_alu_result[0];
-      default: ex_mem_misaligned = ex_alu_result[1:0] != 2'b00;
+      2'b01:   ex_mem_misaligned = ex_addr[0];
+      default: ex_mem_misaligned = ex_addr[1:0] != 2'b00;
     endcase
   end
 
@@ -332,7 +340,7 @@ module cpu_core
       ex_tval  = ex_target;
     end else if ((ex_dec_q.load || ex_dec_q.store) && ex_mem_misaligned) begin
       ex_cause = ex_dec_q.store ? cpu_pkg::EXC_STORE_MISALIGNED : cpu_pkg::EXC_LOAD_MISALIGNED;
-      ex_tval  = ex_alu_result;
+      ex_tval  = ex_addr;
     end else begin
       ex_exception = 1'b0;
     end
@@ -352,11 +360,11 @@ module cpu_core
   assign ex_mem_access = ex_valid_q && !trap && (ex_dec_q.load || ex_dec_q.store);
   assign dbus_req_o    = ex_mem_access;
   assign dbus_we_o     = ex_dec_q.store;
-  assign dbus_addr_o   = ex_alu_result;
+  assign dbus_addr_o   = ex_addr;
   always_comb begin
     unique case (ex_dec_q.funct3[1:0])
-      2'b00:   begin dbus_be_o = 4'b0001 << ex_alu_result[1:0]; dbus_wdata_o = {4{ex_rs2[7:0]}};  end
-      2'b01:   begin dbus_be_o = 4'b0011 << ex_alu_result[1:0]; dbus_wdata_o = {2{ex_rs2[15:0]}}; end
+      2'b00:   begin dbus_be_o = 4'b0001 << ex_addr[1:0]; dbus_wdata_o = {4{ex_rs2[7:0]}};  end
+      2'b01:   begin dbus_be_o = 4'b0011 << ex_addr[1:0]; dbus_wdata_o = {2{ex_rs2[15:0]}}; end
       default: begin dbus_be_o = 4'b1111;                       dbus_wdata_o = ex_rs2;            end
     endcase
   end
@@ -392,7 +400,7 @@ module cpu_core
       wb_rd_q     <= ex_dec_q.rd;
       wb_funct3_q <= ex_dec_q.funct3;
       wb_result_q <= ex_result;
-      wb_addr_q   <= ex_alu_result;
+      wb_addr_q   <= ex_addr;
       wb_pc_q     <= ex_pc_q[31:2];
     end
   end

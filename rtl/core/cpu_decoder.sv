@@ -24,9 +24,9 @@ module cpu_decoder
 
   assign imm_i = {{21{instr_i[31]}}, instr_i[30:20]};
   assign imm_s = {{21{instr_i[31]}}, instr_i[30:25], instr_i[11:7]};
-  assign imm_b = {{20{instr_i[31]}}, instr_i[7], instr_i[30:25], instr_i[11:8], 1'b0};
+  assign imm_b = cpu_pkg::imm_b(instr_i);
   assign imm_u = {instr_i[31:12], 12'b0};
-  assign imm_j = {{12{instr_i[31]}}, instr_i[19:12], instr_i[20], instr_i[30:21], 1'b0};
+  assign imm_j = cpu_pkg::imm_j(instr_i);
 
   always_comb begin
     dec_o            = '0;

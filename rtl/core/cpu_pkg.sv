@@ -100,4 +100,16 @@ package cpu_pkg;
     logic        illegal;
   } decoded_t;
 
+  // Immediates of the control-transfer formats, shared by the decoder and
+  // ID's early target adders. They take the whole word and use some bits.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [31:0] imm_b(logic [31:0] instr);
+    imm_b = {{20{instr[31]}}, instr[7], instr[30:25], instr[11:8], 1'b0};
+  endfunction
+
+  function automatic logic [31:0] imm_j(logic [31:0] instr);
+    imm_j = {{12{instr[31]}}, instr[19:12], instr[20], instr[30:21], 1'b0};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
 endpackage : cpu_pkg

@@ -103,16 +103,17 @@ static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
 static void matmul(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
   const int cols = w->cols;
   for (int g = 0; g < w->rows; g += 4) {
-    /* Four rows at once (see llm_qmat_t): one activation load per column. */
+    /* Four rows at once (see llm_qmat_t): one activation load per column;
+       four columns per iteration (sixteen products per loop branch). */
     const int8_t *wp = w->q + (size_t)g * (size_t)cols;
     int32_t acc[4] = {0, 0, 0, 0};
     int c = 0;
-    for (; c + 2 <= cols; c += 2, wp += 8) {
-      int32_t x0 = xq[c], x1 = xq[c + 1];
-      acc[0] += wp[0] * x0 + wp[4] * x1;
-      acc[1] += wp[1] * x0 + wp[5] * x1;
-      acc[2] += wp[2] * x0 + wp[6] * x1;
-      acc[3] += wp[3] * x0 + wp[7] * x1;
+    for (; c + 4 <= cols; c += 4, wp += 16) {
+      int32_t x0 = xq[c], x1 = xq[c + 1], x2 = xq[c + 2], x3 = xq[c + 3];
+      acc[0] += wp[0] * x0 + wp[4] * x1 + wp[8] * x2 + wp[12] * x3;
+      acc[1] += wp[1] * x0 + wp[5] * x1 + wp[9] * x2 + wp[13] * x3;
+      acc[2] += wp[2] * x0 + wp[6] * x1 + wp[10] * x2 + wp[14] * x3;
+      acc[3] += wp[3] * x0 + wp[7] * x1 + wp[11] * x2 + wp[15] * x3;
     }
     for (; c < cols; c++, wp += 4) {
       int32_t x = xq[c];
