@@ -44,11 +44,15 @@ bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt
 	@cat $^
 
 # Language model: integer vs fp32 agreement on the host (16 sequences of 512
-# tokens), and forward-pass cycles on the simulated SoC at positions 16, 256
-# and 500 (about five minutes of simulation).
+# tokens); fp32 against itself with int8 queries/keys/values and with 12-bit
+# keys (where the integer path's disagreement comes from); forward-pass
+# cycles on the simulated SoC at positions 16, 256 and 500 (about five
+# minutes of simulation).
 $(BENCH_DIR)/lm.txt: $(LLM_BUILD)/llm_eval $(LLM_IMAGE) $(SIM_BIN) $(FW_BUILD)/llm.elf tests/fw/llm_bench.txt
 	@mkdir -p $(BENCH_DIR)
 	$(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) agree 16 512 > $@.tmp
+	for bits in "8 8 8" "0 8 0" "8 12 8"; do \
+	  $(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) rounded 16 512 $$bits >> $@.tmp || exit 1; done
 	$(PYTHON) tools/uartctl.py sim --elf $(FW_BUILD)/llm.elf --script tests/fw/llm_bench.txt \
 	  --timeout 1200 | grep '^BENCH' >> $@.tmp
 	mv $@.tmp $@

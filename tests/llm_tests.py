@@ -41,6 +41,19 @@ def collect(build, run):
         ok = rc == 0 and m and float(m.group(1)) >= 95.0 and r and float(r.group(1)) < 1.03
         return ok, out + err
 
+    @add("fp32-rounded-qkv")
+    def _():
+        # Unrounded: the reference agrees with itself exactly; 8-bit keys cost
+        # something (what the integer path's int8 keys lose); 1 bit is refused.
+        agree = {}
+        for bits in (("0", "0", "0"), ("0", "8", "0")):
+            rc, out, err = run([evaluate, model, image, "rounded", "2", "96", *bits], 120)
+            m = re.search(r"lm_fp32_top1_q\d+_k\d+_v\d+ ([0-9.]+)", out)
+            agree[bits[1]] = float(m.group(1)) if rc == 0 and m else None
+        rc, out, err = run([evaluate, model, image, "rounded", "2", "96", "1", "0", "0"], 60)
+        ok = agree["0"] == 100.0 and agree["8"] is not None and agree["8"] < 100.0 and rc == 2 and "2..24" in err
+        return ok, f"agreement {agree}, 1-bit rc={rc} {err}"
+
     def soc_story(args, setup=""):
         rc, out, err = console_session(run, build, "llm.elf", f"{setup}story {args}\nexit 0\n", tmp, 450)
         m = re.search(r"^TOKENS(.*)$", out, re.M)

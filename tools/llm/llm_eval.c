@@ -2,6 +2,8 @@
    usage: llm_eval MODEL.bin MODEL.ucm greedy N      -- fp32 greedy text (N tokens)
           llm_eval MODEL.bin MODEL.ucm agree SEQS LEN -- teacher-forced agreement
           llm_eval MODEL.bin MODEL.ucm tasks FILE     -- retrieval exact-match
+          llm_eval MODEL.bin MODEL.ucm rounded SEQS LEN QBITS KBITS VBITS
+                                                      -- fp32 vs fp32 with rounded q/k/v
    "agree" samples SEQS sequences of LEN tokens from the fp32 model (seeds
    1..SEQS, temperature 1), feeds each to both models and reports how often the
    integer model's top-1 matches fp32's, and the perplexity ratio, as BENCH
@@ -65,6 +67,13 @@ static int greedy_text(ref_model_t *ref, const llm_model_t *model, int n) {
   return 0;
 }
 
+/* Sequence SIDX of the evaluation: LEN tokens sampled from the fp32 model. */
+static void sample_sequence(ref_model_t *ref, int *seq, int len, int sidx) {
+  rng_state = (uint64_t)sidx * 0x9E3779B97F4A7C15ull;
+  seq[0] = LLM_TOKEN_BOS;
+  for (int pos = 0; pos < len; pos++) seq[pos + 1] = sample_f(ref_forward(ref, seq[pos], pos), ref->vocab_size);
+}
+
 static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int len) {
   if (len > model->seq_len) len = model->seq_len;
   int *seq = malloc(sizeof(int) * (size_t)(len + 1));
@@ -74,9 +83,7 @@ static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int l
   long agree = 0, total = 0;
   double nll_ref = 0, nll_int = 0;
   for (int sidx = 1; sidx <= seqs; sidx++) {
-    rng_state = (uint64_t)sidx * 0x9E3779B97F4A7C15ull;
-    seq[0] = LLM_TOKEN_BOS;
-    for (int pos = 0; pos < len; pos++) seq[pos + 1] = sample_f(ref_forward(ref, seq[pos], pos), ref->vocab_size);
+    sample_sequence(ref, seq, len, sidx);
     for (int pos = 0; pos < len; pos++) {
       const float *lf = ref_forward(ref, seq[pos], pos);
       const int32_t *li = llm_forward(&state, seq[pos], pos);
@@ -91,6 +98,41 @@ static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int l
   printf("BENCH lm_ppl_fp32 %.4f ppl\n", exp(nll_ref / (double)total));
   printf("BENCH lm_ppl_int8 %.4f ppl\n", exp(nll_int / (double)total));
   printf("BENCH lm_ppl_ratio_int8_vs_fp32 %.4f ratio\n", exp((nll_int - nll_ref) / (double)total));
+  return 0;
+}
+
+/* Where the integer path's disagreement comes from: the fp32 model against
+   itself with only its queries, keys or values rounded as the integer path
+   stores them (Q_BITS, K_BITS, V_BITS; 0 = exact), on the same sequences as
+   "agree". */
+static int agreement_rounded(ref_model_t *ref, const char *path, int seqs, int len, int q_bits, int k_bits,
+                             int v_bits) {
+  const int bits[3] = {q_bits, k_bits, v_bits};
+  for (int i = 0; i < 3; i++) {
+    if (bits[i] < 0 || bits[i] == 1 || bits[i] > 24) {
+      fprintf(stderr, "llm_eval: rounding to %d bits: 0 (exact) or 2..24\n", bits[i]);
+      return 2;
+    }
+  }
+  ref_model_t rounded;
+  if (ref_open(&rounded, path)) return 2;
+  rounded.q_bits = q_bits;
+  rounded.k_bits = k_bits;
+  rounded.v_bits = v_bits;
+  if (len > ref->seq_len) len = ref->seq_len;
+  int *seq = malloc(sizeof(int) * (size_t)(len + 1));
+  long agree = 0, total = 0;
+  for (int sidx = 1; sidx <= seqs; sidx++) {
+    sample_sequence(ref, seq, len, sidx);
+    for (int pos = 0; pos < len; pos++) {
+      int exact = argmax_f(ref_forward(ref, seq[pos], pos), ref->vocab_size);
+      agree += exact == argmax_f(ref_forward(&rounded, seq[pos], pos), ref->vocab_size);
+      total++;
+    }
+  }
+  printf("BENCH lm_fp32_top1_q%d_k%d_v%d %.2f pct\n", q_bits, k_bits, v_bits, 100.0 * (double)agree / (double)total);
+  free(seq);
+  ref_close(&rounded);
   return 0;
 }
 
@@ -172,7 +214,8 @@ static int retrieval_tasks(ref_model_t *ref, const llm_model_t *model, const cha
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: llm_eval MODEL.bin MODEL.ucm greedy N | agree SEQS LEN | tasks FILE\n");
+    fprintf(stderr, "usage: llm_eval MODEL.bin MODEL.ucm greedy N | agree SEQS LEN | tasks FILE |\n"
+                    "       rounded SEQS LEN QBITS KBITS VBITS\n");
     return 2;
   }
   ref_model_t ref;
@@ -193,8 +236,10 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[3], "greedy")) status = greedy_text(&ref, &model, atoi(argv[4]));
   else if (!strcmp(argv[3], "agree")) status = agreement(&ref, &model, atoi(argv[4]), argc > 5 ? atoi(argv[5]) : model.seq_len);
   else if (!strcmp(argv[3], "tasks")) status = retrieval_tasks(&ref, &model, argv[4]);
+  else if (!strcmp(argv[3], "rounded") && argc == 9)
+    status = agreement_rounded(&ref, argv[1], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), atoi(argv[8]));
   else {
-    fprintf(stderr, "llm_eval: unknown mode '%s'\n", argv[3]);
+    fprintf(stderr, "llm_eval: unknown mode '%s' (or wrong arguments for it)\n", argv[3]);
     status = 2;
   }
   ref_close(&ref);

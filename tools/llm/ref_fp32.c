@@ -89,6 +89,19 @@ static void matmul(float *o, const float *x, const float *w, int n, int d) {
   }
 }
 
+/* Rounds each HS-wide head vector of V[0..n) to BITS-bit integers times one scale. */
+static void quantise_heads(float *v, int n, int hs, int bits) {
+  if (!bits) return;
+  const float top = (float)((1 << (bits - 1)) - 1);
+  for (int h = 0; h < n; h += hs) {
+    float maxabs = 0;
+    for (int i = h; i < h + hs; i++) maxabs = fmaxf(maxabs, fabsf(v[i]));
+    if (maxabs == 0) continue;
+    const float step = maxabs / top;
+    for (int i = h; i < h + hs; i++) v[i] = rintf(v[i] / step) * step;
+  }
+}
+
 float *ref_forward(ref_model_t *r, int token, int pos) {
   int dim = r->dim, kv_dim = r->kv_dim, hs = r->head_size, hidden = r->hidden_dim;
   int kv_mul = r->n_heads / r->n_kv_heads;
@@ -113,6 +126,9 @@ float *ref_forward(ref_model_t *r, int token, int pos) {
         vec[i + 1] = v0 * fci + v1 * fcr;
       }
     }
+    quantise_heads(r->q, dim, hs, r->q_bits);
+    quantise_heads(k, kv_dim, hs, r->k_bits);
+    quantise_heads(v, kv_dim, hs, r->v_bits);
     for (int h = 0; h < r->n_heads; h++) {
       float *q = r->q + h * hs, *att = r->att + (size_t)h * (size_t)r->seq_len;
       for (int t = 0; t <= pos; t++) {

@@ -9,6 +9,10 @@ typedef struct {
   float *token_embedding, *rms_att, *wq, *wk, *wv, *wo, *rms_ffn, *w1, *w2, *w3, *rms_final,
       *classifier;
   float *x, *xb, *xb2, *hb, *hb2, *q, *att, *logits, *key_cache, *value_cache;
+  /* 0: exact (ref_open's default). Otherwise queries, keys or values are
+     rounded as the integer path stores them -- symmetric, one scale per head
+     vector, +-(2^(bits-1) - 1) -- to measure what that alone costs. */
+  int q_bits, k_bits, v_bits;
 } ref_model_t;
 
 /* Returns 0, or -1 with a message on stderr. */
