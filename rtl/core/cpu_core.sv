@@ -365,7 +365,7 @@ module cpu_core
     unique case (ex_dec_q.funct3[1:0])
       2'b00:   begin dbus_be_o = 4'b0001 << ex_addr[1:0]; dbus_wdata_o = {4{ex_rs2[7:0]}};  end
       2'b01:   begin dbus_be_o = 4'b0011 << ex_addr[1:0]; dbus_wdata_o = {2{ex_rs2[15:0]}}; end
-      default: begin dbus_be_o = 4'b1111;                       dbus_wdata_o = ex_rs2;            end
+      default: begin dbus_be_o = 4'b1111;                 dbus_wdata_o = ex_rs2;            end
     endcase
   end
 

@@ -67,31 +67,33 @@ static int greedy_text(ref_model_t *ref, const llm_model_t *model, int n) {
   return 0;
 }
 
-/* Sequence SIDX of the evaluation: LEN tokens sampled from the fp32 model. */
-static void sample_sequence(ref_model_t *ref, int *seq, int len, int sidx) {
+/* Sequence SIDX of the evaluation is sampled from the fp32 model as it is
+   scored: each position's fp32 logits both pick the next token and serve as
+   the yardstick there. Returns the first token. */
+static int start_sequence(int sidx) {
   rng_state = (uint64_t)sidx * 0x9E3779B97F4A7C15ull;
-  seq[0] = LLM_TOKEN_BOS;
-  for (int pos = 0; pos < len; pos++) seq[pos + 1] = sample_f(ref_forward(ref, seq[pos], pos), ref->vocab_size);
+  return LLM_TOKEN_BOS;
 }
 
 static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int len) {
   if (len > model->seq_len) len = model->seq_len;
-  int *seq = malloc(sizeof(int) * (size_t)(len + 1));
   llm_state_t state;
   llm_state_init(&state, model, malloc(llm_state_bytes(model)));
   double *lp = malloc(sizeof(double) * (size_t)model->vocab_size);
   long agree = 0, total = 0;
   double nll_ref = 0, nll_int = 0;
   for (int sidx = 1; sidx <= seqs; sidx++) {
-    sample_sequence(ref, seq, len, sidx);
+    int token = start_sequence(sidx);
     for (int pos = 0; pos < len; pos++) {
-      const float *lf = ref_forward(ref, seq[pos], pos);
-      const int32_t *li = llm_forward(&state, seq[pos], pos);
+      const float *lf = ref_forward(ref, token, pos);
+      const int32_t *li = llm_forward(&state, token, pos);
+      const int next = sample_f(lf, ref->vocab_size);
       agree += argmax_f(lf, ref->vocab_size) == logits_argmax(li, model->vocab_size);
       total++;
-      nll_ref -= logprob_f(lf, ref->vocab_size, seq[pos + 1]);
+      nll_ref -= logprob_f(lf, ref->vocab_size, next);
       logits_log_softmax(li, model->vocab_size, lp);
-      nll_int -= lp[seq[pos + 1]];
+      nll_int -= lp[next];
+      token = next;
     }
   }
   printf("BENCH lm_int8_top1_vs_fp32 %.2f pct\n", 100.0 * (double)agree / (double)total);
@@ -120,18 +122,17 @@ static int agreement_rounded(ref_model_t *ref, const char *path, int seqs, int l
   rounded.k_bits = k_bits;
   rounded.v_bits = v_bits;
   if (len > ref->seq_len) len = ref->seq_len;
-  int *seq = malloc(sizeof(int) * (size_t)(len + 1));
   long agree = 0, total = 0;
   for (int sidx = 1; sidx <= seqs; sidx++) {
-    sample_sequence(ref, seq, len, sidx);
+    int token = start_sequence(sidx);
     for (int pos = 0; pos < len; pos++) {
-      int exact = argmax_f(ref_forward(ref, seq[pos], pos), ref->vocab_size);
-      agree += exact == argmax_f(ref_forward(&rounded, seq[pos], pos), ref->vocab_size);
+      const float *lf = ref_forward(ref, token, pos);
+      agree += argmax_f(lf, ref->vocab_size) == argmax_f(ref_forward(&rounded, token, pos), ref->vocab_size);
       total++;
+      token = sample_f(lf, ref->vocab_size);
     }
   }
   printf("BENCH lm_fp32_top1_q%d_k%d_v%d %.2f pct\n", q_bits, k_bits, v_bits, 100.0 * (double)agree / (double)total);
-  free(seq);
   ref_close(&rounded);
   return 0;
 }
