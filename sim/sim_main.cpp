@@ -1,5 +1,6 @@
 // unicaim-sim: runs an RV32 ELF on the Verilated SoC.
 //   unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]
+//               [--profile FILE]
 // The UART is connected to stdin/stdout, or to a pseudo-terminal whose path
 // is printed so that a host program can talk to the SoC as to a board.
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "soc_regs.h"
 #include "Vsoc_top___024root.h"
 #include "elf_image.h"
+#include "pc_profile.h"
 #include "uart_model.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -50,16 +52,18 @@ constexpr int kExitUsage = 2, kExitTimeout = 124;
 void usage(FILE *f) {
   std::fprintf(f,
                "usage: unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
+               "                   [--profile FILE]\n"
                "  --elf FILE        RV32 ELF to run (reset PC = entry point)\n"
                "  --preload FILE    another ELF placed in memory first (the RAM image of a bitstream)\n"
                "  --max-cycles N    stop with exit status %d after N cycles (default: no limit)\n"
                "  --trace FILE.fst  write an FST waveform\n"
-               "  --uart-pty        connect the UART to a new pseudo-terminal (path on stderr)\n",
+               "  --uart-pty        connect the UART to a new pseudo-terminal (path on stderr)\n"
+               "  --profile FILE    write the cycles spent at each instruction address (tools/profile.py)\n",
                kExitTimeout);
 }
 
 struct Options {
-  std::string elf, preload, trace;
+  std::string elf, preload, trace, profile;
   uint64_t max_cycles = 0;
   bool pty = false;
 };
@@ -83,6 +87,8 @@ Options parse(int argc, char **argv) {
       if (v.empty() || *end || v[0] == '-' || o.max_cycles == 0) fail("bad --max-cycles '" + v + "'");
     } else if (a == "--trace") {
       o.trace = value();
+    } else if (a == "--profile") {
+      o.profile = value();
     } else if (a == "--uart-pty") {
       o.pty = true;
     } else if (a == "--help" || a == "-h") {
@@ -157,6 +163,9 @@ int main(int argc, char **argv) {
     if (!trace->isOpen()) fail("cannot write trace '" + opt.trace + "'");
   }
 
+  std::unique_ptr<PcProfile> profile;
+  if (!opt.profile.empty()) profile = std::make_unique<PcProfile>(kRomBase, kRomBytes, kRamBase, kRamBytes);
+
   HostPort host;
   if (opt.pty) host.open_pty();
   UartModel uart(SIM_CLK_HZ / SIM_BAUD);
@@ -185,6 +194,7 @@ int main(int argc, char **argv) {
     top->clk_i = 0;
     top->eval();
     if (trace) trace->dump(2 * cycle + 2);
+    if (profile) profile->charge(top->rootp->soc_top__DOT__u_core__DOT__ex_pc_q);
     cycle++;
 
     bool got;
@@ -209,6 +219,8 @@ int main(int argc, char **argv) {
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (trace) trace->close();
+  if (profile && !profile->write(opt.profile))
+    std::fprintf(stderr, "unicaim-sim: cannot write '%s'\n", opt.profile.c_str());
   uint64_t instret = top->rootp->soc_top__DOT__u_core__DOT__u_csr__DOT__minstret_q;
   top->final();
 

@@ -177,4 +177,28 @@ def collect(build, run):
             "SIM cycles=200000 " in err and SIM_LINE.search(err) is not None
         return ok, f"rc={rc}\n{err}"
 
+    @add("sim-profile")
+    def _():
+        # Every simulated cycle is charged to an address; profile.py names
+        # the functions: cpubench's kernels are where its time goes.
+        prof = os.path.join(tmp, "cpubench.prof")
+        elf = os.path.join(fw, "cpubench.elf")
+        rc, out, err = sim_run(elf, extra=["--max-cycles", "50000000", "--profile", prof])
+        cycles = re.search(r"SIM cycles=(\d+)", err)
+        if rc != 0 or not cycles:
+            return False, f"rc={rc}\n{err}"
+        rc2, report, err2 = run([PY, os.path.join(HERE, "..", "tools", "profile.py"), elf, prof, "--top", "8"], 60)
+        total = re.match(r"(\d+) cycles", report)
+        top = re.findall(r"^\s*\d+\s+[0-9.]+%\s+(\S+)$", report, re.M)
+        kernels = [name for name in top[:6] if name.startswith(("kernel_", "quicksort"))]
+        ok = (rc2 == 0 and total is not None and int(cycles.group(1)) - 8 <= int(total.group(1)) <= int(
+            cycles.group(1)) and len(kernels) >= 4)
+        return ok, f"rc={rc2} sim cycles={cycles.group(1)}\n{report}{err2}"
+
+    @add("sim-profile-bad-file")
+    def _():
+        rc, out, err = run([PY, os.path.join(HERE, "..", "tools", "profile.py"), os.path.join(fw, "hello.elf"),
+                            os.path.join(fw, "hello.elf")], 60)
+        return rc != 0 and "profile:" in err and "Traceback" not in err, f"rc={rc}\n{err}"
+
     return tests

@@ -36,16 +36,18 @@ static int soak(kv_cache_t *kv, kv_policy_kind_t kind, int budget, int steps) {
   kv_policy_make(&p, kv_policy_name(kind), budget);
   if (kv_set_policy(kv, &p)) return -1;
   kv_begin(kv, PROMPT);
-  int8_t key[HEAD], value[HEAD], q[GROUP][HEAD];
+  int8_t key8[HEAD], value[HEAD], q[GROUP][HEAD];
+  int16_t key[HEAD];
   int32_t out[GROUP][HEAD];
   const int8_t *queries[GROUP] = {q[0], q[1]};
   int32_t *outs[GROUP] = {out[0], out[1]};
   const int32_t factor[GROUP] = {(1 << 24) / 127 / 6, (1 << 24) / 127 / 6}; /* 1/127 per unit, / sqrt(32) */
   for (int pos = 0; pos < PROMPT + steps; pos++) {
     for (int kvh = 0; kvh < KV_HEADS; kvh++) {
-      vector(key, pos);
+      vector(key8, pos);
+      for (int i = 0; i < HEAD; i++) key[i] = (int16_t)(key8[i] * (1 << KV_KEY_INT8_SHIFT));
       vector(value, pos);
-      kv_store(kv, 0, kvh, pos, key, (1 << 24) / 127, value, (1 << 24) / 127);
+      kv_store(kv, 0, kvh, pos, key, (1 << 24) / KV_KEY_MAX, value, (1 << 24) / 127);
       for (int j = 0; j < GROUP; j++) vector(q[j], 0);
       kv_attend(kv, 0, kvh, pos, GROUP, queries, factor, outs);
     }

@@ -19,7 +19,7 @@
 #include "ucm.h"
 
 #ifndef LLM_ARENA_BYTES
-#define LLM_ARENA_BYTES (1024 * 1024)
+#define LLM_ARENA_BYTES (1536 * 1024) /* the retrieval model at 1024 positions needs 1.2 MiB */
 #endif
 
 extern const uint8_t llm_model_image[], llm_model_image_end[];

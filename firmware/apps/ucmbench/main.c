@@ -21,7 +21,8 @@
 #define ATTN_KEYS 512
 #define TOP_K 32 /* the headline selection: 6.25% of 512 */
 
-static int8_t keys[ATTN_KEYS * MAX_DIM], values[ATTN_KEYS * MAX_DIM], query[MAX_DIM];
+static int16_t keys[ATTN_KEYS * MAX_DIM]; /* int8 values, held as the firmware's cache holds keys */
+static int8_t values[ATTN_KEYS * MAX_DIM], query[MAX_DIM], key_row[MAX_DIM];
 static int32_t scores[ATTN_KEYS], out[MAX_DIM];
 static uint16_t selected[ATTN_KEYS];
 static uint32_t rng = 2026;
@@ -98,8 +99,8 @@ int main(void) {
   ucm_set_step(&u, 0, (uint8_t)step);
   ucm_reset_bank(&u, 0);
   for (unsigned s = 0; s < slots; s++) {
-    for (unsigned d = 0; d < dim; d++) keys[(s % ATTN_KEYS) * dim + d] = rnd8();
-    if (ucm_write_key(&u, 0, s, (uint16_t)s, keys + (s % ATTN_KEYS) * dim, 0)) return 1;
+    for (unsigned d = 0; d < dim; d++) keys[(s % ATTN_KEYS) * dim + d] = key_row[d] = rnd8();
+    if (ucm_write_key(&u, 0, s, (uint16_t)s, key_row, 0)) return 1;
   }
   for (unsigned d = 0; d < dim; d++) query[d] = rnd8();
   ucm_load_query(&u, query);

@@ -1,13 +1,13 @@
 #include "attention.h"
 
-/* dots[t] = q . k_t for COUNT keys STRIDE bytes apart (int8, head size HS,
-   a multiple of 8): eight query values stay in registers while the keys
-   stream past, so each key byte costs a load, a multiply and an add. */
-void attn_dots(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, int count, int hs) {
+/* dots[t] = q . k_t for COUNT keys STRIDE elements apart (head size HS, a
+   multiple of 8): eight query values stay in registers while the keys
+   stream past, so each key element costs a load, a multiply and an add. */
+void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs) {
   for (int c = 0; c < hs; c += 8) {
     const int32_t q0 = q[c], q1 = q[c + 1], q2 = q[c + 2], q3 = q[c + 3];
     const int32_t q4 = q[c + 4], q5 = q[c + 5], q6 = q[c + 6], q7 = q[c + 7];
-    const int8_t *k = keys + c;
+    const int16_t *k = keys + c;
     for (int t = 0; t < count; t++, k += stride) {
       int32_t d =
           q0 * k[0] + q1 * k[1] + q2 * k[2] + q3 * k[3] + q4 * k[4] + q5 * k[5] + q6 * k[6] + q7 * k[7];
@@ -45,16 +45,16 @@ void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t st
 }
 
 /* The same for two query heads that share these keys (grouped-query
-   attention): each key byte is loaded once for both, eight dimensions at a
+   attention): each key element is loaded once for both, eight dimensions at a
    time (the sixteen query values fill the registers). */
-void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int8_t *keys,
+void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
                 size_t stride, int count, int hs) {
   for (int c = 0; c < hs; c += 8) {
     const int32_t a0 = qa[c], a1 = qa[c + 1], a2 = qa[c + 2], a3 = qa[c + 3];
     const int32_t a4 = qa[c + 4], a5 = qa[c + 5], a6 = qa[c + 6], a7 = qa[c + 7];
     const int32_t b0 = qb[c], b1 = qb[c + 1], b2 = qb[c + 2], b3 = qb[c + 3];
     const int32_t b4 = qb[c + 4], b5 = qb[c + 5], b6 = qb[c + 6], b7 = qb[c + 7];
-    const int8_t *k = keys + c;
+    const int16_t *k = keys + c;
     for (int t = 0; t < count; t++, k += stride) {
       int32_t da = 0, db = 0, kj;
 #define DOT2(j)  \
@@ -73,34 +73,6 @@ void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t
       dots_a[t] = c ? dots_a[t] + da : da;
       dots_b[t] = c ? dots_b[t] + db : db;
     }
-  }
-}
-
-void attn_values2(int32_t *out_a, int32_t *out_b, const int32_t *w_a, const int32_t *w_b,
-                  const int8_t *values, size_t stride, int count, int hs) {
-  for (int c = 0; c < hs; c += 4) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-    const int8_t *v = values + c;
-    for (int t = 0; t < count; t++, v += stride) {
-      const int32_t wa = w_a[t], wb = w_b[t];
-      const int32_t v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
-      a0 += wa * v0;
-      a1 += wa * v1;
-      a2 += wa * v2;
-      a3 += wa * v3;
-      b0 += wb * v0;
-      b1 += wb * v1;
-      b2 += wb * v2;
-      b3 += wb * v3;
-    }
-    out_a[c] = a0;
-    out_a[c + 1] = a1;
-    out_a[c + 2] = a2;
-    out_a[c + 3] = a3;
-    out_b[c] = b0;
-    out_b[c + 1] = b1;
-    out_b[c + 2] = b2;
-    out_b[c + 3] = b3;
   }
 }
 
@@ -131,7 +103,7 @@ void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size
   }
 }
 
-void attn_dots_rows(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, const uint16_t *rows,
+void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,
                     int count, int hs) {
   for (int j = 0; j < count; j++) attn_dots(dots + j, q, keys + rows[j] * stride, stride, 1, hs);
 }

@@ -1,6 +1,6 @@
 /* Attention kernels shared by the transformer, the KV-cache backends and the
-   block benchmark: int8 keys and values in rows STRIDE bytes apart, head size
-   HS a multiple of 8. */
+   block benchmark: int8 queries, int16 keys (12-bit in the cache), int8
+   values, rows STRIDE elements apart, head size HS a multiple of 8. */
 #ifndef LLM_ATTENTION_H
 #define LLM_ATTENTION_H
 
@@ -8,16 +8,14 @@
 #include <stdint.h>
 
 /* dots[t] = q . k_t for COUNT keys. */
-void attn_dots(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, int count, int hs);
+void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs);
 /* The same for two query heads sharing the keys (grouped-query attention). */
-void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int8_t *keys,
+void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
                 size_t stride, int count, int hs);
 /* out[i] = sum_t w[t] * v_t[i] for COUNT value rows. */
 void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs);
-void attn_values2(int32_t *out_a, int32_t *out_b, const int32_t *w_a, const int32_t *w_b,
-                  const int8_t *values, size_t stride, int count, int hs);
 /* dots[j] = q . k_rows[j]: the keys of selected positions. */
-void attn_dots_rows(int32_t *dots, const int8_t *q, const int8_t *keys, size_t stride, const uint16_t *rows,
+void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,
                     int count, int hs);
 /* out[i] = sum_j w[j] * v_rows[j][i]: the value rows of selected positions. */
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,

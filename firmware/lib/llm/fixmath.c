@@ -27,15 +27,9 @@ int32_t fx_silu(int32_t x) {
   /* sigmoid(|x|) = 1 / (1 + e^-|x|); sigmoid(-|x|) = e^-|x| / (1 + e^-|x|). */
   int32_t ax = x < 0 ? (x == INT32_MIN ? INT32_MAX : -x) : x;
   uint32_t e = (uint32_t)fx_exp_neg(-ax);
-  uint32_t num = x >= 0 ? FX_ONE : e, den = FX_ONE + e;
-  /* floor(num * 2^16 / den) with the 32-bit divider: the dividend can be
-     2^32 exactly, so divide one less and correct: floor(n / d) =
-     floor((n - 1) / d) + 1 when d divides n, which the remainder shows. */
-  uint32_t sig = 0;
-  if (num) {
-    uint32_t less = (num << 16) - 1;
-    uint32_t quot = less / den;
-    sig = quot + (less - quot * den == den - 1);
-  }
+  if (!e) return x < 0 ? 0 : x; /* |x| > 11: sigmoid is 0 or 1 in Q16 */
+  /* num / den in Q16 from the reciprocal of den in (2^16, 2^17]: one
+     division, num * recip < 2^32, at most one unit below the exact quotient. */
+  uint32_t num = x >= 0 ? FX_ONE : e, sig = num * fx_recip32(FX_ONE + e) >> 16;
   return (int32_t)(((int64_t)x * sig) >> 16);
 }

@@ -10,12 +10,42 @@
 
 /* floor(sqrt(v)). */
 uint32_t fx_isqrt64(uint64_t v);
-/* High words of 64-bit products: one mulhu / mulhsu instruction on RV32
-   where a full 64-bit product and shift take five. */
+/* High words of 64-bit products: one mulhu / mulh instruction on RV32
+   where a full 64-bit product and shift take five. Written as the
+   instruction there, as GCC otherwise merges nearby 64-bit arithmetic into
+   a longer sequence; the C formula defines the result everywhere. */
+#if defined(__riscv) && __riscv_xlen == 32
+static inline uint32_t fx_mulhu(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("mulhu %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+static inline int32_t fx_mulh(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__("mulh %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+#else
 static inline uint32_t fx_mulhu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
 static inline int32_t fx_mulh(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
+#endif
 
 extern const int32_t fx_exp2_table[33];
+
+/* 2^z for -18 <= z <= 0 (z Q16), Q16 result: the table between whole
+   powers, interpolated linearly, rounded. */
+static inline int32_t fx_exp2_neg(int32_t z) {
+  int32_t n = z >> 16;                         /* floor, in [-18, 0] */
+  int32_t frac = z & 0xFFFF;                   /* Q16 in [0, 1) */
+  int32_t idx = frac >> 11, rem = frac & 2047; /* 32 intervals of 2048 */
+  int32_t lo = fx_exp2_table[idx], hi = fx_exp2_table[idx + 1];
+  int32_t v = lo + (((hi - lo) * rem) >> 11);  /* Q24 in [1, 2) */
+  int shift = 8 - n;                           /* to Q16, times 2^n */
+  return (v + (1 << (shift - 1))) >> shift;
+}
+
+/* log2(e) in Q16. */
+#define FX_LOG2E 94548
 
 /* exp(x) for x <= 0, Q16 in and out (0 below -12); inline, as softmax
    calls it once per cached position. */
@@ -23,14 +53,7 @@ static inline int32_t fx_exp_neg(int32_t x) {
   /* exp(x) = 2^(x * log2(e)); below -12 the Q16 result rounds to 0. */
   if (x > 0) x = 0;
   if (x < -(12 << 16)) return 0;
-  int32_t y = fx_mulh(x * 2048, 94548 * 32);        /* (x * log2(e) in Q16) >> 16, floor; <= 0 */
-  int32_t n = y >> 16;                              /* floor, in [-18, 0] */
-  int32_t frac = y & 0xFFFF;                        /* Q16 in [0, 1) */
-  int32_t idx = frac >> 11, rem = frac & 2047;      /* 32 intervals of 2048 */
-  int32_t lo = fx_exp2_table[idx], hi = fx_exp2_table[idx + 1];
-  int32_t v = lo + (((hi - lo) * rem) >> 11);       /* Q24 in [1, 2) */
-  int shift = 8 - n;                                /* to Q16, times 2^n */
-  return (v + (1 << (shift - 1))) >> shift;
+  return fx_exp2_neg(fx_mulh(x * 2048, FX_LOG2E * 32)); /* (x * log2(e) in Q16) >> 16, floor */
 }
 /* x * sigmoid(x), Q16. */
 int32_t fx_silu(int32_t x);

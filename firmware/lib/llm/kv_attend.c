@@ -7,10 +7,11 @@
 #include "llm_model.h"
 
 /* Exact scores come in eighths of a cell level: times the key step / 8 back
-   to int8 units. A binary bank's top level stands for a typical |key| of
-   40 (keys span +-127): times 40 / 3 / 8. */
+   to the int8 keys' units, then to the cached keys' (12-bit). A binary
+   bank's top level stands for a typical |int8 key| of 40: times 40 / 3 / 8. */
 static void scale_exact(int32_t *a, int n, int binary) {
-  for (int i = 0; i < n; i++) a[i] = binary ? a[i] * 5 / 3 : a[i] * (KV_UCM_KEY_STEP / 8);
+  for (int i = 0; i < n; i++)
+    a[i] = binary ? a[i] * (5 << KV_KEY_INT8_SHIFT) / 3 : a[i] * (KV_UCM_KEY_STEP / 8 << KV_KEY_INT8_SHIFT);
 }
 
 /* Exact scores of the N slots in kv->selected into kv->att, in int8 units:
@@ -34,51 +35,68 @@ static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int
 /* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
    times the value scale, Q16 per int8 value unit. rows[i] names a's slot
    (NULL: slot i). SCORE (per slot) gathers the probabilities for the
-   policy, PROB (per i) receives them; either may be NULL. Runs once per
-   cached position and head, so the products that fit use one high-word
-   multiply (the results are those of the plain 64-bit formulas), and it is
-   inlined twice: with ROWS, SCORE and PROB all NULL (dense attention) and
-   in general. */
-static inline __attribute__((always_inline)) void softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
-                                                               const uint16_t *rows, int n, int32_t head_factor,
-                                                               int32_t *score, int32_t *prob) {
+   policy, PROB (per i) receives them; either may be NULL. Most positions of
+   a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
+   the others go on: returns their count M, their weights in a[0..M) and
+   their slots in kept[0..M). Runs once per cached position and head, so the
+   products that fit use one high-word multiply (the results are those of
+   the plain 64-bit formulas), and it is inlined twice: with ROWS, SCORE and
+   PROB all NULL (dense attention) and in general. */
+static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
+                                                              const uint16_t *rows, int n, int32_t head_factor,
+                                                              int32_t *score, int32_t *prob, uint16_t *kept) {
   const size_t nkv = (size_t)kv->n_kv_heads;
   const int32_t *kscale = kv->key_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
   const int32_t *vscale = kv->value_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
   int32_t max = INT32_MIN;
   for (int i = 0; i < n; i++) {
     size_t t = rows ? rows[i] : (size_t)i;
-    int32_t partial = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8 */
-    int32_t s = (int32_t)(((int64_t)partial * head_factor) >> 16);        /* Q16 */
+    int32_t s = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8, before the head factor */
     a[i] = s;
     if (s > max) max = s;
   }
-  int64_t sum = 0;
+  /* exp(-(d * head_factor >> 16)) = 2^-(d * factor >> 16) with log2(e) in
+     the factor; below 2^-17 it rounds to 0 in Q16, beyond d = 17 * 2^32 /
+     factor: those positions are dropped with a compare. */
+  const int64_t wide = ((int64_t)head_factor * FX_LOG2E) >> 16;
+  const int32_t factor = wide > INT32_MAX ? INT32_MAX : (int32_t)wide;
+  const uint64_t far = factor > 0 ? 17 * ((uint64_t)fx_recip32((uint32_t)factor) + 1) : UINT32_MAX;
+  const uint32_t cutoff = far > UINT32_MAX ? UINT32_MAX : (uint32_t)far;
+  uint32_t sum = 0; /* <= 65535 positions of at most 1.0 */
+  int m = 0;
   for (int i = 0; i < n; i++) {
-    a[i] = fx_exp_neg(a[i] - max); /* the largest is 1.0 */
-    sum += a[i];
+    uint32_t d = (uint32_t)max - (uint32_t)a[i];
+    if (d > cutoff) continue;
+    int32_t e = fx_exp2_neg(-(int32_t)(((int64_t)d * factor) >> 16)); /* the largest is 1.0 */
+    if (!e) continue;
+    a[m] = e;
+    kept[m++] = (uint16_t)i;
+    sum += (uint32_t)e;
   }
+  if (prob)
+    for (int i = 0; i < n; i++) prob[i] = 0;
   /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. */
-  const uint32_t inv = fx_recip32((uint32_t)sum), inv_hi = inv << 16; /* Q16 */
-  for (int i = 0; i < n; i++) {
-    size_t t = rows ? rows[i] : (size_t)i;
-    const uint32_t e = (uint32_t)a[i];
+  const uint32_t inv = fx_recip32(sum), inv_hi = inv << 16; /* Q16 */
+  for (int j = 0; j < m; j++) {
+    const int i = kept[j];
+    const size_t t = rows ? rows[i] : (size_t)i;
+    const uint32_t e = (uint32_t)a[j];
     if (score || prob) {
       int32_t p = (int32_t)((e * inv) >> 16);
       if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
       if (prob) prob[i] = p;
     }
     uint32_t scale = fx_mulhu((uint32_t)vscale[t * nkv], inv_hi); /* (vscale * inv) >> 16, Q24 */
-    a[i] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
+    a[j] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
+    kept[j] = (uint16_t)t;
   }
+  return m;
 }
 
-static void softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
-                            int32_t head_factor, int32_t *score, int32_t *prob) {
-  if (!rows && !score && !prob)
-    softmax_body(kv, layer, kvh, a, 0, n, head_factor, 0, 0);
-  else
-    softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob);
+static int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
+                           int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept) {
+  if (!rows && !score && !prob) return softmax_body(kv, layer, kvh, a, 0, n, head_factor, 0, 0, kept);
+  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept);
 }
 
 /* The policy's score row of pair H for this step, NULL when the policy
@@ -113,11 +131,11 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int pos, int count,
     attn_dots2(att[0], att[1], q[0], q[1], kv->keys + base, stride, n, hs);
   else
     attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);
-  for (int j = 0; j < count; j++) softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0);
-  if (count == 2)
-    attn_values2(out[0], out[1], att[0], att[1], kv->values + base, stride, n, hs);
-  else
-    attn_values(out[0], att[0], kv->values + base, stride, n, hs);
+  for (int j = 0; j < count; j++) {
+    uint16_t *kept = kv->kept + (size_t)j * (size_t)kv->seq_len;
+    int m = softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept);
+    attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs);
+  }
 }
 
 static void zero(int32_t *out, int n) {
@@ -143,8 +161,8 @@ static void attend_block(kv_cache_t *kv, int layer, int kvh, int pos, int count,
       zero(out[j], hs);
       continue;
     }
-    softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], score, 0);
-    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
+    int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], score, 0, kv->kept);
+    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->kept, m, hs);
   }
 }
 
@@ -156,7 +174,7 @@ static int quest_pages(kv_cache_t *kv, int h, int pos, const int8_t *q) {
   const int hs = kv->head_size, page = kv->policy.page, pages = pos / page + 1;
   int32_t *bound = kv->sims;
   for (int g = 0; g < pages; g++) {
-    const int8_t *lo = kv->page_min + kv_page_of(kv, h, g), *hi = kv->page_max + kv_page_of(kv, h, g);
+    const int16_t *lo = kv->page_min + kv_page_of(kv, h, g), *hi = kv->page_max + kv_page_of(kv, h, g);
     int32_t b = 0;
     for (int i = 0; i < hs; i++) b += q[i] >= 0 ? q[i] * hi[i] : q[i] * lo[i];
     bound[g] = g == pages - 1 ? INT32_MAX : b;
@@ -193,8 +211,8 @@ static void attend_quest(kv_cache_t *kv, int layer, int kvh, int pos, int count,
         continue;
       }
     }
-    softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, 0);
-    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
+    int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, 0, kv->kept);
+    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->kept, m, hs);
   }
 }
 
@@ -268,12 +286,12 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
       zero(out[j], hs);
       continue;
     }
-    softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, kv->sims);
+    int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor[j], 0, kv->sims, kv->kept);
     for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(kv->sims[i] > 65535 ? 65535 : kv->sims[i]);
     if (!observing || pos >= kv->prompt_len - p->observe)
       kv_note_error(kv, ucm_accumulate(kv->ucm, bank, kv->selected, kv->addends, (unsigned)n));
     if (marking) protect_critical(kv, h, pos, kv->sims, n);
-    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->selected, n, hs);
+    attn_values_rows(out[j], kv->att, kv->values + base, stride, kv->kept, m, hs);
   }
 }
 

@@ -65,7 +65,7 @@ static void compact(kv_cache_t *kv, int layer, int kvh) {
     if (to != from) {
       size_t a = kv_row_of(kv, layer, to), b = kv_row_of(kv, layer, from);
       memcpy(kv->keys + a * (size_t)(nkv * hs) + (size_t)(kvh * hs),
-             kv->keys + b * (size_t)(nkv * hs) + (size_t)(kvh * hs), (size_t)hs);
+             kv->keys + b * (size_t)(nkv * hs) + (size_t)(kvh * hs), sizeof *kv->keys * (size_t)hs);
       memcpy(kv->values + a * (size_t)(nkv * hs) + (size_t)(kvh * hs),
              kv->values + b * (size_t)(nkv * hs) + (size_t)(kvh * hs), (size_t)hs);
       kv->key_scale[a * (size_t)nkv + (size_t)kvh] = kv->key_scale[b * (size_t)nkv + (size_t)kvh];

@@ -5,16 +5,17 @@
 #include <string.h>
 
 #include "kv_internal.h"
+#include "llm_model.h"
 
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
 
 size_t kv_bytes(int n_layers, int n_kv_heads, int head_size, int seq_len) {
   size_t rows = (size_t)n_layers * (size_t)seq_len, kv_dim = (size_t)(n_kv_heads * head_size);
   size_t heads = (size_t)(n_layers * n_kv_heads), slots = heads * (size_t)seq_len;
-  return 2 * align4(rows * kv_dim) + 2 * 4 * rows * (size_t)n_kv_heads            /* keys, values, scales */
-         + 2 * align4(2 * (size_t)seq_len) + 4 * (size_t)seq_len                   /* selection scratch */
-         + align4(2 * slots) + 4 * slots + align4(slots) + 2 * 4 * heads           /* slot tables */
-         + 2 * align4(heads * kv_pages_per_head(seq_len) * (size_t)head_size);        /* Quest's bounds */
+  return 2 * rows * kv_dim + align4(rows * kv_dim) + 2 * 4 * rows * (size_t)n_kv_heads /* keys, values, scales */
+         + 2 * align4(2 * (size_t)seq_len) + 4 * (size_t)seq_len + 4 * (size_t)seq_len /* selection scratch */
+         + align4(2 * slots) + 4 * slots + align4(slots) + 2 * 4 * heads              /* slot tables */
+         + 2 * align4(2 * heads * kv_pages_per_head(seq_len) * (size_t)head_size);     /* Quest's bounds */
 }
 
 void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int seq_len, int32_t *att,
@@ -25,20 +26,21 @@ void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int se
   p += align4(sizeof(type) * (size_t)(count))
   memset(kv, 0, sizeof *kv);
   size_t rows = (size_t)n_layers * (size_t)seq_len, heads = (size_t)(n_layers * n_kv_heads);
-  CARVE(keys, int8_t, rows * (size_t)(n_kv_heads * head_size));
+  CARVE(keys, int16_t, rows * (size_t)(n_kv_heads * head_size));
   CARVE(values, int8_t, rows * (size_t)(n_kv_heads * head_size));
   CARVE(key_scale, int32_t, rows * (size_t)n_kv_heads);
   CARVE(value_scale, int32_t, rows * (size_t)n_kv_heads);
   CARVE(selected, uint16_t, seq_len);
   CARVE(addends, uint16_t, seq_len);
   CARVE(sims, int32_t, seq_len);
+  CARVE(kept, uint16_t, 2 * (size_t)seq_len);
   CARVE(slot_pos, uint16_t, heads * (size_t)seq_len);
   CARVE(slot_score, int32_t, heads * (size_t)seq_len);
   CARVE(slot_flags, uint8_t, heads * (size_t)seq_len);
   CARVE(used, int32_t, heads);
   CARVE(scored_pos, int32_t, heads);
-  CARVE(page_min, int8_t, heads * kv_pages_per_head(seq_len) * (size_t)head_size);
-  CARVE(page_max, int8_t, heads * kv_pages_per_head(seq_len) * (size_t)head_size);
+  CARVE(page_min, int16_t, heads * kv_pages_per_head(seq_len) * (size_t)head_size);
+  CARVE(page_max, int16_t, heads * kv_pages_per_head(seq_len) * (size_t)head_size);
 #undef CARVE
   kv->backend = KV_DENSE;
   kv->n_layers = n_layers;
@@ -159,10 +161,10 @@ static void start_sequence(kv_cache_t *kv, int h) {
 }
 
 /* Quest: widen the bounds of POS's page by KEY. */
-static void bound_page(kv_cache_t *kv, int h, int pos, const int8_t *key) {
+static void bound_page(kv_cache_t *kv, int h, int pos, const int16_t *key) {
   const int hs = kv->head_size, page = kv->policy.page;
   size_t at = kv_page_of(kv, h, pos / page);
-  int8_t *lo = kv->page_min + at, *hi = kv->page_max + at;
+  int16_t *lo = kv->page_min + at, *hi = kv->page_max + at;
   for (int i = 0; i < hs; i++) {
     if (pos % page == 0 || key[i] < lo[i]) lo[i] = key[i];
     if (pos % page == 0 || key[i] > hi[i]) hi[i] = key[i];
@@ -184,7 +186,7 @@ static void protect_recent(kv_cache_t *kv, int h, int pos) {
   }
 }
 
-void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int8_t *key, int32_t key_scale,
+void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, int32_t key_scale,
               const int8_t *value, int32_t value_scale) {
   const int hs = kv->head_size, nkv = kv->n_kv_heads, h = kv_head_of(kv, layer, kvh);
   if (pos == 0) start_sequence(kv, h);
@@ -211,8 +213,10 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int8_t *key, in
   if (kv->policy.kind == KV_QUEST) bound_page(kv, h, pos, key);
   for (int i = 0; i < hs; i++) kv->keys[at + (size_t)i] = key[i];
   if (kv->backend == KV_DENSE) return;
+  int8_t key8[LLM_MAX_HEAD_SIZE]; /* the block's cells take int8 keys */
+  for (int i = 0; i < hs; i++) key8[i] = (int8_t)((key[i] + (1 << KV_KEY_INT8_SHIFT >> 1)) >> KV_KEY_INT8_SHIFT);
   int recent = kv->policy.kind == KV_HYBRID && kv->policy.reserve > 0;
-  kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, key, recent));
+  kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, key8, recent));
   if (recent) protect_recent(kv, h, pos);
 }
 

@@ -60,42 +60,55 @@ static void rmsnorm(int32_t *out, const int32_t *x, const int32_t *gain, int n) 
   }
 }
 
-/* Quantises N Q16 values to int8; returns the Q24 scale (real = q * scale). */
-static int32_t quantize(int8_t *q, const int32_t *x, int n) {
-  int32_t maxabs = 0;
+static int32_t max_abs(const int32_t *x, int n) {
+  int32_t m = 0;
   for (int i = 0; i < n; i++) {
     int32_t a = x[i] < 0 ? -x[i] : x[i];
-    if (a > maxabs) maxabs = a;
+    if (a > m) m = a;
   }
-  if (maxabs == 0) {
-    memset(q, 0, (size_t)n);
-    return 0;
-  }
-  int64_t inv = (int64_t)fx_recip32((uint32_t)maxabs) * 127; /* 127 * 2^32 / maxabs */
-  for (int i = 0; i < n; i++) {
-    q[i] = (int8_t)(((int64_t)x[i] * inv + ((int64_t)1 << 31)) >> 32);
-  }
-  return (int32_t)(((int64_t)maxabs << 8) / 127);  /* Q16 -> Q24, / 127 */
+  return m;
 }
 
-/* Quantises N Q16 values to int16 (matrix inputs); returns the Q30 scale
-   (a step of 1/32767 of the largest value needs the extra precision). */
-static int32_t quantize16(int16_t *q, const int32_t *x, int n) {
-  int32_t maxabs = 0;
-  for (int i = 0; i < n; i++) {
-    int32_t a = x[i] < 0 ? -x[i] : x[i];
-    if (a > maxabs) maxabs = a;
-  }
-  if (maxabs == 0) {
-    memset(q, 0, sizeof(int16_t) * (size_t)n);
-    return 0;
-  }
-  int64_t inv = (int64_t)fx_recip32((uint32_t)maxabs) * 32767; /* 32767 * 2^32 / maxabs */
-  for (int i = 0; i < n; i++) {
-    q[i] = (int16_t)(((int64_t)x[i] * inv + ((int64_t)1 << 31)) >> 32);
-  }
-  return (int32_t)(((int64_t)maxabs << 14) / 32767);  /* Q16 -> Q30, / 32767 */
+/* round(x * top / maxabs) from INV = top * 2^32 / maxabs: one high-word
+   product (and the low word's top bit for the rounding) while INV fits 32
+   bits, which it does unless maxabs is tiny; the same result either way. */
+static inline int32_t round_step(int32_t x, int64_t inv) {
+  return (int32_t)(((int64_t)x * inv + ((int64_t)1 << 31)) >> 32);
 }
+
+static inline int32_t round_step32(int32_t x, int32_t inv) {
+  return fx_mulh(x, inv) + (int32_t)((uint32_t)x * (uint32_t)inv >> 31);
+}
+
+#define ROUND_ALL(q, type, x, n, inv)                                                  \
+  do {                                                                                 \
+    if ((inv) <= INT32_MAX)                                                            \
+      for (int i_ = 0; i_ < (n); i_++) (q)[i_] = (type)round_step32((x)[i_], (int32_t)(inv)); \
+    else                                                                               \
+      for (int i_ = 0; i_ < (n); i_++) (q)[i_] = (type)round_step((x)[i_], (inv));    \
+  } while (0)
+
+/* Quantises N Q16 values to int8; returns the Q24 scale (real = q * scale). */
+static int32_t quantize(int8_t *q, const int32_t *x, int n) {
+  int32_t maxabs = max_abs(x, n);
+  int64_t inv = maxabs ? (int64_t)fx_recip32((uint32_t)maxabs) * 127 : 0;
+  ROUND_ALL(q, int8_t, x, n, inv);
+  return (int32_t)(((int64_t)maxabs << 8) / 127); /* Q16 -> Q24, / 127 */
+}
+
+/* Quantises N Q16 values to int16 in [-TOP, TOP]; returns the scale in
+   Q(16 + SHIFT) (a step of 1/32767 of the largest value needs Q30). Inline,
+   so that the division by TOP is one by a constant (no 64-bit divide call). */
+static inline __attribute__((always_inline)) int32_t quantize16(int16_t *q, const int32_t *x, int n, int32_t top,
+                                                                int shift) {
+  int32_t maxabs = max_abs(x, n);
+  int64_t inv = maxabs ? (int64_t)fx_recip32((uint32_t)maxabs) * top : 0;
+  ROUND_ALL(q, int16_t, x, n, inv);
+  return (int32_t)(((int64_t)maxabs << shift) / top);
+}
+
+/* Matrix inputs: int16, Q30 scale. */
+static int32_t quantize_input(int16_t *q, const int32_t *x, int n) { return quantize16(q, x, n, 32767, 14); }
 
 /* out = W x for x already quantised to XQ with scale XS (Q30). The combined
    row scale is Q40; acc * combined stays far inside int64 because it is the
@@ -159,7 +172,7 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     const llm_layer_t *L = &m->layers[l];
 
     rmsnorm(s->xb, s->x, L->rms_att, dim);
-    int32_t xs = quantize16(s->xq, s->xb, dim);
+    int32_t xs = quantize_input(s->xq, s->xb, dim);
     phase(s, LLM_PHASE_OTHER, &mark);
     matmul(s->q, &L->wq, s->xq, xs);
     matmul(s->k, &L->wk, s->xq, xs);
@@ -168,10 +181,11 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     rope(s->q, dim, hs, cos_row, sin_row);
     rope(s->k, kv_dim, hs, cos_row, sin_row);
 
-    /* Append this position's key and value, int8 per kv head. */
+    /* Append this position's key (12-bit) and value (int8) per kv head. */
     for (int h = 0; h < m->n_kv_heads; h++) {
-      int8_t kq[LLM_MAX_HEAD_SIZE], vq[LLM_MAX_HEAD_SIZE];
-      int32_t ks = quantize(kq, s->k + h * hs, hs);
+      int16_t kq[LLM_MAX_HEAD_SIZE];
+      int8_t vq[LLM_MAX_HEAD_SIZE];
+      int32_t ks = quantize16(kq, s->k + h * hs, hs, KV_KEY_MAX, 8);
       int32_t vs = quantize(vq, s->v + h * hs, hs);
       kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
     }
@@ -196,7 +210,7 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     }
     phase(s, LLM_PHASE_ATTENTION, &mark);
 
-    xs = quantize16(s->xq, s->xb, dim);
+    xs = quantize_input(s->xq, s->xb, dim);
     phase(s, LLM_PHASE_OTHER, &mark);
     matmul(s->xb2, &L->wo, s->xq, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
@@ -204,13 +218,13 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
 
     /* Feed-forward: w2(silu(w1 x) * w3 x). */
     rmsnorm(s->xb, s->x, L->rms_ffn, dim);
-    xs = quantize16(s->xq, s->xb, dim);
+    xs = quantize_input(s->xq, s->xb, dim);
     phase(s, LLM_PHASE_OTHER, &mark);
     matmul(s->hb, &L->w1, s->xq, xs);
     matmul(s->hb2, &L->w3, s->xq, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
     for (int i = 0; i < hidden; i++) s->hb[i] = fx_mul_shift(fx_silu(s->hb[i]), s->hb2[i], 16);
-    xs = quantize16(s->xq, s->hb, hidden);
+    xs = quantize_input(s->xq, s->hb, hidden);
     phase(s, LLM_PHASE_OTHER, &mark);
     matmul(s->xb, &L->w2, s->xq, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
@@ -218,7 +232,7 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
   }
 
   rmsnorm(s->xb, s->x, m->rms_final, dim);
-  int32_t xs = quantize16(s->xq, s->xb, dim);
+  int32_t xs = quantize_input(s->xq, s->xb, dim);
   phase(s, LLM_PHASE_OTHER, &mark);
   matmul(s->logits, &m->classifier, s->xq, xs);
   phase(s, LLM_PHASE_MATMUL, &mark);

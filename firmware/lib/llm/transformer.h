@@ -1,8 +1,9 @@
 /* The integer Llama-2 forward pass (RMSNorm, RoPE, grouped-query attention,
    SiLU-gated FFN), after llama2.c's run.c: plain structs, no hidden
    allocation -- the caller hands in one arena. Activations are int32 Q16;
-   matrix inputs are quantised per vector to int8. The key/value cache is int8
-   with one Q24 scale per (layer, position, kv head), reached through the
+   matrix inputs are quantised per vector to int16, queries and values to
+   int8, keys to 12 bits, with one Q24 scale per (layer, position, kv head)
+   in the key/value cache, reached through the
    kv-cache interface so that attention can run elsewhere (the UniCAIM block). */
 #ifndef LLM_TRANSFORMER_H
 #define LLM_TRANSFORMER_H
