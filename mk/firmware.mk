@@ -24,6 +24,12 @@ $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
+# The language model's hot loops (matrix rows, attention once per cached
+# position and head): unrolled, the scheduler hides the load-use cycle and
+# fewer taken branches cost a bubble (-8% of cycles per token).
+FW_UNROLLED := $(addprefix firmware/lib/llm/,attention.c kv_attend.c transformer.c)
+$(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops
+
 # The language-model app links the converted model image.
 $(FW_BUILD)/obj/firmware/apps/llm/model_blob.o: firmware/apps/llm/model_blob.S $(LLM_IMAGE)
 	@mkdir -p $(dir $@)

@@ -11,6 +11,9 @@ SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=8 -GUcmLanes=4
 # The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
 SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
+# The retrieval model's array (4 layers x 2 KV heads, 1024 positions, head
+# dim 32) for UniCAIM on that model on the SoC (make bench-agree).
+SIM_UCM_RETR  := -GUcmBanks=8 -GUcmSlots=1024 -GUcmDim=32 -GUcmLanes=4
 
 # $(1): output binary, $(2): UART baud rate, $(3): array parameters.
 define SIM_RULE
@@ -33,3 +36,5 @@ SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(SIM_UCM)))
 SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(SIM_UCM_PAPER)))
+SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(SIM_UCM_RETR)))

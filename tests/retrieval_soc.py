@@ -7,7 +7,7 @@ With --policy the cache runs under that pruning policy (the console's words;
 "unicaim ..." on the array block) on both sides, and the SoC's statistics
 (cycles per token, evictions, modeled array energy) are printed.
 
-usage: retrieval_soc.py --build DIR [--len 1024] [--depth 0.05] [--seed 3] [--policy "h2o 64"]
+usage: retrieval_soc.py --build DIR [--sim BINARY] [--len 1024] [--depth 0.05] [--seed 3] [--policy "h2o 64"]
 """
 import argparse
 import os
@@ -40,12 +40,12 @@ def passkey_session(length, depth, seed, policy):
     return script, prompt, task.tokens[start:end], steps
 
 
-def run_soc(build, script, timeout):
+def run_soc(build, sim, script, timeout):
     path = os.path.join(tempfile.mkdtemp(prefix="unicaim-retr-"), "session.txt")
     with open(path, "w") as f:
         f.write(script)
     out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                          os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "retr.elf"),
+                          sim or os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "retr.elf"),
                           "--script", path, "--timeout", str(timeout)],
                          capture_output=True, text=True, timeout=timeout * 2)
     return out.returncode, out.stdout + out.stderr
@@ -64,6 +64,7 @@ def run_host(build, prompt, steps, policy):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
+    ap.add_argument("--sim", default="", help="simulator binary (default: BUILD/sim/unicaim-sim)")
     ap.add_argument("--len", type=int, default=1024)
     ap.add_argument("--depth", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=3)
@@ -71,7 +72,7 @@ def main():
     ap.add_argument("--policy", default="", help='e.g. "unicaim 48" (console words)')
     args = ap.parse_args()
     script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy)
-    rc, out = run_soc(args.build, script, args.timeout)
+    rc, out = run_soc(args.build, args.sim, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
     host = run_host(args.build, prompt, steps, args.policy)

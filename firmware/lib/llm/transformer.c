@@ -110,6 +110,15 @@ static inline __attribute__((always_inline)) int32_t quantize16(int16_t *q, cons
 /* Matrix inputs: int16, Q30 scale. */
 static int32_t quantize_input(int16_t *q, const int32_t *x, int n) { return quantize16(q, x, n, 32767, 14); }
 
+/* (acc * combined) >> 24 as the 64-bit formula gives it, from one 32 x 32
+   product when COMBINED fits 32 bits (unless a row's weights or the input
+   are huge): the high word shifted up, the low word's top byte below. */
+static inline int32_t scale_row(int32_t acc, int64_t combined) {
+  if (combined != (int32_t)combined) return (int32_t)(((int64_t)acc * combined) >> 24);
+  uint32_t lo = (uint32_t)acc * (uint32_t)combined;
+  return (int32_t)((uint32_t)fx_mulh(acc, (int32_t)combined) << 8 | lo >> 24);
+}
+
 /* out = W x for x already quantised to XQ with scale XS (Q30). The combined
    row scale is Q40; acc * combined stays far inside int64 because it is the
    output (Q16, int32) times 2^24. */
@@ -135,10 +144,8 @@ static void matmul(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t
       acc[2] += wp[2] * x;
       acc[3] += wp[3] * x;
     }
-    for (int k = 0; k < 4 && g + k < w->rows; k++) {
-      int64_t combined = ((int64_t)w->scale[g + k] * xs) >> 14; /* Q24 * Q30 -> Q40 */
-      out[g + k] = (int32_t)(((int64_t)acc[k] * combined) >> 24);
-    }
+    for (int k = 0; k < 4 && g + k < w->rows; k++)
+      out[g + k] = scale_row(acc[k], ((int64_t)w->scale[g + k] * xs) >> 14); /* Q24 * Q30 -> Q40 */
   }
 }
 
