@@ -7,10 +7,15 @@ class ElfError(Exception):
     pass
 
 
-def elf_image(path):
+def read_elf32(path):
     data = open(path, "rb").read()
     if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
         raise ElfError(f"{path} is not a 32-bit little-endian ELF")
+    return data
+
+
+def elf_image(path):
+    data = read_elf32(path)
     entry, phoff = struct.unpack_from("<II", data, 24)
     phentsize, phnum = struct.unpack_from("<HH", data, 42)
     segments = []
@@ -30,9 +35,7 @@ def elf_image(path):
 
 def elf_functions(path):
     """The function symbols of an RV32 ELF as (address, size, name), sorted."""
-    data = open(path, "rb").read()
-    if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
-        raise ElfError(f"{path} is not a 32-bit little-endian ELF")
+    data = read_elf32(path)
     shoff = struct.unpack_from("<I", data, 32)[0]
     shentsize, shnum = struct.unpack_from("<HH", data, 46)
     sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]

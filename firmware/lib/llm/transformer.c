@@ -80,35 +80,29 @@ static inline int32_t round_step32(int32_t x, int32_t inv) {
   return fx_mulh(x, inv) + (int32_t)((uint32_t)x * (uint32_t)inv >> 31);
 }
 
-#define ROUND_ALL(q, type, x, n, inv)                                                  \
-  do {                                                                                 \
-    if ((inv) <= INT32_MAX)                                                            \
-      for (int i_ = 0; i_ < (n); i_++) (q)[i_] = (type)round_step32((x)[i_], (int32_t)(inv)); \
-    else                                                                               \
-      for (int i_ = 0; i_ < (n); i_++) (q)[i_] = (type)round_step((x)[i_], (inv));    \
-  } while (0)
-
-/* Quantises N Q16 values to int8; returns the Q24 scale (real = q * scale). */
-static int32_t quantize(int8_t *q, const int32_t *x, int n) {
-  int32_t maxabs = max_abs(x, n);
-  int64_t inv = maxabs ? (int64_t)fx_recip32((uint32_t)maxabs) * 127 : 0;
-  ROUND_ALL(q, int8_t, x, n, inv);
-  return (int32_t)(((int64_t)maxabs << 8) / 127); /* Q16 -> Q24, / 127 */
+static inline void store_q(void *q, int bytes, int i, int32_t v) {
+  if (bytes == 1) ((int8_t *)q)[i] = (int8_t)v;
+  else ((int16_t *)q)[i] = (int16_t)v;
 }
 
-/* Quantises N Q16 values to int16 in [-TOP, TOP]; returns the scale in
-   Q(16 + SHIFT) (a step of 1/32767 of the largest value needs Q30). Inline,
-   so that the division by TOP is one by a constant (no 64-bit divide call). */
-static inline __attribute__((always_inline)) int32_t quantize16(int16_t *q, const int32_t *x, int n, int32_t top,
-                                                                int shift) {
+/* Quantises N Q16 values to integers in [-TOP, TOP], int8 or int16 by
+   BYTES; returns the scale in Q(16 + SHIFT) (real = q * scale). Inline, so
+   that BYTES folds away and the division by TOP is one by a constant. */
+static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes, const int32_t *x, int n,
+                                                              int32_t top, int shift) {
   int32_t maxabs = max_abs(x, n);
   int64_t inv = maxabs ? (int64_t)fx_recip32((uint32_t)maxabs) * top : 0;
-  ROUND_ALL(q, int16_t, x, n, inv);
+  if (inv <= INT32_MAX) /* two loops: the test stays out of the per-element work */
+    for (int i = 0; i < n; i++) store_q(q, bytes, i, round_step32(x[i], (int32_t)inv));
+  else
+    for (int i = 0; i < n; i++) store_q(q, bytes, i, round_step(x[i], inv));
   return (int32_t)(((int64_t)maxabs << shift) / top);
 }
 
-/* Matrix inputs: int16, Q30 scale. */
-static int32_t quantize_input(int16_t *q, const int32_t *x, int n) { return quantize16(q, x, n, 32767, 14); }
+/* Queries and values: int8, Q24 scale. Matrix inputs: int16, Q30 scale (a
+   step of 1/32767 of the largest value needs the extra precision). */
+static int32_t quantize8(int8_t *q, const int32_t *x, int n) { return quantize(q, 1, x, n, 127, 8); }
+static int32_t quantize_input(int16_t *q, const int32_t *x, int n) { return quantize(q, 2, x, n, 32767, 14); }
 
 /* (acc * combined) >> 24 as the 64-bit formula gives it, from one 32 x 32
    product when COMBINED fits 32 bits (unless a row's weights or the input
@@ -192,8 +186,8 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     for (int h = 0; h < m->n_kv_heads; h++) {
       int16_t kq[LLM_MAX_HEAD_SIZE];
       int8_t vq[LLM_MAX_HEAD_SIZE];
-      int32_t ks = quantize16(kq, s->k + h * hs, hs, KV_KEY_MAX, 8);
-      int32_t vs = quantize(vq, s->v + h * hs, hs);
+      int32_t ks = quantize(kq, 2, s->k + h * hs, hs, KV_KEY_MAX, 8);
+      int32_t vs = quantize8(vq, s->v + h * hs, hs);
       kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
     }
 
@@ -205,7 +199,7 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
         int8_t qq[2][LLM_MAX_HEAD_SIZE];
         int32_t head_factor[2];
         for (int j = 0; j < pair; j++) {
-          int32_t qs = quantize(qq[j], s->q + (h + j) * hs, hs);
+          int32_t qs = quantize8(qq[j], s->q + (h + j) * hs, hs);
           /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
           head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
         }
