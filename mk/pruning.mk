@@ -33,6 +33,8 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 	@mkdir -p $(PRUNE_OUT)
 	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
 	$(STORIES_RUN) --budgets 25,100 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
+	$(STORIES_RUN) --budgets 20,25,100 --policies streamingllm,h2o,quest,unicaim --hw 3:10:0:3 \
+	  > $(PRUNE_OUT)/stories_hw3x3.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 --exact digital > $(PRUNE_OUT)/stories_hw1_select.out
 	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --exact digital --set binary=0x1e \
@@ -41,6 +43,7 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 	  > $(PRUNE_OUT)/stories_sigma.out
 	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out
 	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
+	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0:3 > $(PRUNE_OUT)/retrieval_hw3x3.out
 	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/retrieval_hw1.out
 	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 --exact digital > $(PRUNE_OUT)/retrieval_hw1_select.out
 	$(MULTI_RUN) > $(PRUNE_OUT)/retrieval_multi_ideal.out

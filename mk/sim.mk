@@ -7,8 +7,9 @@ SIM_ROM      := 16384
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
 # The array in the simulator: one bank per layer and KV head of stories260K
-# (5 x 4), a slot for every position of its 512-token context, head dim 8.
-SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=8 -GUcmLanes=4
+# (5 x 4), a slot for every position of its 512-token context, three 3-bit
+# cells for each of a key's 8 components (firmware/lib/llm/kv_encode.c).
+SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=24 -GUcmLanes=4
 # The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
 SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
 # The retrieval model's array (4 layers x 2 KV heads, 1024 positions, head

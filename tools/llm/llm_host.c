@@ -1,11 +1,12 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
                    [-i prompt] [--ids] [--kv unicaim [--top-k K] [--ideal | --digital]]
-                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S]
+                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
    test compares against). --kv unicaim attends through the UniCAIM golden
    model (one bank per layer and KV head, a slot per position), as the SoC's
-   "kv unicaim K" does through the block; --sigma sets its cell variation.
+   "kv unicaim K" does through the block; --sigma sets its cell variation,
+   --slices its cells per key component (a simulator built with that DIM).
    --policy is the console's "policy NAME BUDGET [KEY=VALUE...]" with
    colons for spaces (policy_spec.h). */
 #include <stdio.h>
@@ -43,7 +44,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
     return 2;
   }
-  int steps = 256, ids = 0, unicaim = 0, top_k = 0, sigma = 0;
+  int steps = 256, ids = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1;
   kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
   kv_policy_t policy = {.kind = KV_KEEP_ALL};
@@ -64,6 +65,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--digital")) exact = KV_EXACT_DIGITAL;
     else if (i + 1 < argc && !strcmp(argv[i], "--policy")) policy_spec = argv[++i];
     else if (i + 1 < argc && !strcmp(argv[i], "--sigma")) sigma = atoi(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "--slices")) slices = atoi(argv[++i]);
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
@@ -81,13 +83,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "llm_host: %s: %s\n", argv[1], error);
     return 2;
   }
+  if (slices < 1 || slices > KV_SLICES_MAX) {
+    fprintf(stderr, "llm_host: --slices takes 1 to %d\n", KV_SLICES_MAX);
+    return 2;
+  }
   if (steps <= 0 || steps > model.seq_len) steps = model.seq_len;
   void *arena = malloc(llm_state_bytes(&model));
   llm_state_t state;
   llm_state_init(&state, &model, arena);
   /* The simulator's array: 4 lanes, 3-bit cells, 64 10-bit ADCs. */
   ucm_geom_t geom = {.banks = (uint32_t)(model.n_layers * model.n_kv_heads), .slots = (uint32_t)model.seq_len,
-                     .dim = (uint32_t)model.head_size, .cell_bits = 3, .q_bits = 8, .adc_bits = 10,
+                     .dim = (uint32_t)(model.head_size * slices), .cell_bits = 3, .q_bits = 8, .adc_bits = 10,
                      .adc_count = 64, .lanes = 4};
   ucm_model_t array_model;
   ucm_t array;

@@ -6,9 +6,10 @@
    OPTIONS: --policies a,b,..  (default: all seven)
             --budgets 10,15,.. (percent of the sequence; default 10,15,20,25,35,50,100)
             --set KEY=VALUE    a policy parameter (kv_policy_param) for the policies that take it
-            --hw CELLS:ADC_BITS:SIGMA  hardware effects: every policy through the
-                               golden model of the array (CELLS-bit cells, ADC_BITS
-                               converters, cell variation SIGMA/64 levels)
+            --hw CELLS:ADC_BITS:SIGMA[:SLICES]  hardware effects: every policy
+                               through the golden model of the array (CELLS-bit
+                               cells, ADC_BITS converters, cell variation SIGMA/64
+                               levels, SLICES cells per key component, default 1)
             --exact adc|cells|digital  with --hw: exact scores through the ADCs
                                (default), from the cells without them, or from
                                the int8 keys (then only the selection is analog)
@@ -54,7 +55,7 @@ typedef struct {
   llm_state_t state;
   ucm_model_t array_model;
   ucm_t array;
-  int hw, cells, adc_bits, sigma; /* hw: every policy on the array with its ADC and variation */
+  int hw, cells, adc_bits, sigma, slices; /* hw: every policy on the array with its ADC and variation */
   kv_exact_t exact;               /* where the array's exact scores come from (hw) */
   int policies[MAX_LIST], n_policies;
   int budgets[MAX_LIST], n_budgets;
@@ -70,15 +71,17 @@ static int runner_init(runner_t *r, const llm_model_t *m) {
   llm_state_init(&r->state, m, malloc(llm_state_bytes(m)));
   r->m = m;
   ucm_geom_t geom = {.banks = (uint32_t)(m->n_layers * m->n_kv_heads), .slots = (uint32_t)m->seq_len,
-                     .dim = (uint32_t)m->head_size, .cell_bits = (uint32_t)r->cells, .q_bits = 8,
+                     .dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1)), .cell_bits = (uint32_t)r->cells, .q_bits = 8,
                      .adc_bits = (uint32_t)r->adc_bits, .adc_count = 64, .lanes = 4};
   void *mem = malloc(ucm_model_bytes(&geom));
   if (!mem || ucm_model_init(&r->array_model, &geom, mem) || ucm_open_model(&r->array, &r->array_model)) return -1;
   static const char *const exact[] = {"adc", "cells", "digital"};
-  if (r->hw)
-    snprintf(r->setting, sizeof r->setting, "hw_%db_%s%d_s%d", r->cells, exact[r->exact],
+  if (r->hw) {
+    int used = snprintf(r->setting, sizeof r->setting, "hw_%db", r->cells);
+    if (r->slices > 1) used += snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_x%d", r->slices);
+    snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_%s%d_s%d", exact[r->exact],
              r->exact == KV_EXACT_ADC ? r->adc_bits : 0, r->sigma);
-  else snprintf(r->setting, sizeof r->setting, "ideal");
+  } else snprintf(r->setting, sizeof r->setting, "ideal");
   for (int i = 0; i < r->n_params; i++) { /* the parameters name the setting too */
     size_t used = strlen(r->setting);
     snprintf(r->setting + used, sizeof r->setting - used, "+%s", r->params[i]);
@@ -355,13 +358,13 @@ static int percent(const char *text) {
 
 int main(int argc, char **argv) {
   static const char usage[] = "usage: prune_eval MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | check LEN "
-                              "[--policies a,b] [--budgets 10,25] [--set KEY=VALUE] [--hw CELLS:ADC_BITS:SIGMA] "
+                              "[--policies a,b] [--budgets 10,25] [--set KEY=VALUE] [--hw CELLS:ADC_BITS:SIGMA[:SLICES]] "
                               "[--exact adc|cells|digital] [--tag TAG]\n";
   if (argc < 4) {
     fputs(usage, stderr);
     return 2;
   }
-  static runner_t r = {.cells = 3, .adc_bits = 10,
+  static runner_t r = {.cells = 3, .adc_bits = 10, .slices = 1,
                        .policies = {KV_STREAMING, KV_H2O, KV_TOVA, KV_SNAPKV, KV_QUEST, KV_HYBRID}, .n_policies = 6,
                        .budgets = {10, 15, 20, 25, 35, 50, 100}, .n_budgets = 7};
   int fixed = !strcmp(argv[2], "stories") ? 6 : 4;
@@ -376,8 +379,8 @@ int main(int argc, char **argv) {
     } else if (ok && !strcmp(argv[i], "--set") && r.n_params < MAX_LIST) r.params[r.n_params++] = argv[++i];
     else if (ok && !strcmp(argv[i], "--tag")) snprintf(r.tag, sizeof r.tag, "_%s", argv[++i]);
     else if (ok && !strcmp(argv[i], "--hw"))
-      ok = sscanf(argv[++i], "%d:%d:%d", &r.cells, &r.adc_bits, &r.sigma) == 3 && (r.cells == 1 || r.cells == 3) &&
-           r.adc_bits >= 2 && r.adc_bits <= 16 && r.sigma >= 0 && r.sigma <= 255 && (r.hw = 1);
+      ok = sscanf(argv[++i], "%d:%d:%d:%d", &r.cells, &r.adc_bits, &r.sigma, &r.slices) >= 3 &&
+           (r.cells == 1 || r.cells == 3) && r.slices >= 1 && r.slices <= KV_SLICES_MAX && r.adc_bits >= 2 && r.adc_bits <= 16 && r.sigma >= 0 && r.sigma <= 255 && (r.hw = 1);
     else ok = 0;
     if (!ok) {
       fprintf(stderr, "prune_eval: bad option '%s'\n%s", argv[i], usage);

@@ -18,8 +18,19 @@
 #include "uart.h"
 #include "ucm.h"
 
+/* Buffer sizes; a build for a board's RAM (llm_512k.elf, mk/boards.mk)
+   cuts them to stories260K and caps the context (0: the model's own). */
 #ifndef LLM_ARENA_BYTES
 #define LLM_ARENA_BYTES (1536 * 1024) /* the retrieval model at 1024 positions needs 1.2 MiB */
+#endif
+#ifndef LLM_MAX_VOCAB
+#define LLM_MAX_VOCAB 16384
+#endif
+#ifndef LLM_PROMPT_BYTES
+#define LLM_PROMPT_BYTES 8192
+#endif
+#ifndef LLM_MAX_CONTEXT
+#define LLM_MAX_CONTEXT 0
 #endif
 
 extern const uint8_t llm_model_image[], llm_model_image_end[];
@@ -27,10 +38,10 @@ extern const uint8_t llm_model_image[], llm_model_image_end[];
 static llm_model_t model;
 static llm_state_t state;
 static uint32_t arena[LLM_ARENA_BYTES / 4];
-static int32_t probs[65536 / 4];
-static uint16_t order[65536 / 4];
+static int32_t probs[LLM_MAX_VOCAB];
+static uint16_t order[LLM_MAX_VOCAB];
 static char work[2048];
-static char prompt_text[8192]; /* gathered by `prompt add`, used by the next story */
+static char prompt_text[LLM_PROMPT_BYTES]; /* gathered by `prompt add`, used by the next story */
 static size_t prompt_len;
 static int prompt_tokens[sizeof prompt_text + 2]; /* the encoder starts from one token per byte */
 static ucm_t array;
@@ -289,7 +300,8 @@ static int cmd_kv(int argc, char **argv) {
     return -1;
   }
   if (state.kv.backend == KV_DENSE) printf("kv: dense attention in software\n");
-  else printf("kv: UniCAIM array, top-k %u%s\n", state.kv.top_k,
+  else printf("kv: UniCAIM array, %d cell%s per key component, top-k %u%s\n", state.kv.slices,
+              state.kv.slices > 1 ? "s" : "", state.kv.top_k,
               state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
               state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
   return 0;
@@ -369,6 +381,7 @@ int main(void) {
     printf("error: model image: %s\n", error);
     return 3;
   }
+  if (LLM_MAX_CONTEXT && model.seq_len > LLM_MAX_CONTEXT) model.seq_len = LLM_MAX_CONTEXT;
   if (llm_state_bytes(&model) > sizeof arena || model.vocab_size > (int)(sizeof probs / sizeof probs[0])) {
     printf("error: the model needs %lu bytes of state; this build has %lu\n",
            (unsigned long)llm_state_bytes(&model), (unsigned long)sizeof arena);
@@ -377,8 +390,8 @@ int main(void) {
   llm_state_init(&state, &model, arena);
   state.clock = read_cycle;
   const ucm_geom_t *g = &array.geom;
-  array_ok = ucm_open_mmio(&array) == UCM_OK && g->banks >= (uint32_t)(model.n_layers * model.n_kv_heads) &&
-             g->slots >= (uint32_t)model.seq_len && g->dim == (uint32_t)model.head_size;
+  array_ok = ucm_open_mmio(&array) == UCM_OK &&
+             kv_block_slices(g, model.n_layers, model.n_kv_heads, model.head_size, model.seq_len) > 0;
   kv_device_defaults(&device);
   printf("\nUniCAIM SoC language model console. ");
   cmd_model(0, NULL);

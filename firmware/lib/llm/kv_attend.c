@@ -14,6 +14,13 @@ static void scale_exact(int32_t *a, int n, int binary) {
     a[i] = binary ? a[i] * (5 << KV_KEY_INT8_SHIFT) / 3 : a[i] * (KV_UCM_KEY_STEP / 8 << KV_KEY_INT8_SHIFT);
 }
 
+/* Q as the drive of the bank's columns (kv_encode.c), into the block. */
+static void load_query(kv_cache_t *kv, int layer, const int8_t *q) {
+  int8_t columns[KV_SLICES_MAX * LLM_MAX_HEAD_SIZE];
+  kv_encode_query(kv, kv_binary_layer(kv, layer), q, columns);
+  ucm_load_query(kv->ucm, columns);
+}
+
 /* Exact scores of the N slots in kv->selected into kv->att, in int8 units:
    from the block (after ucm_search when SEARCHED, else for the list) or
    from the keys in RAM. Returns 0 or a driver error. */
@@ -28,7 +35,7 @@ static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int
   int ideal = kv->exact == KV_EXACT_CELLS;
   int err = searched ? ucm_exact_selected(kv->ucm, (unsigned)h, (unsigned)n, ideal, kv->att)
                      : ucm_exact(kv->ucm, (unsigned)h, kv->selected, (unsigned)n, ideal, kv->att);
-  if (!err) scale_exact(kv->att, n, kv->policy.kind == KV_HYBRID && (kv->policy.binary_layers >> layer & 1));
+  if (!err) scale_exact(kv->att, n, kv_binary_layer(kv, layer));
   return err;
 }
 
@@ -153,7 +160,7 @@ static void attend_block(kv_cache_t *kv, int layer, int kvh, int pos, int count,
   unsigned k = kv->top_k && kv->top_k < used ? kv->top_k : used;
   int32_t *score = policy_scores(kv, h, pos);
   for (int j = 0; j < count; j++) {
-    ucm_load_query(kv->ucm, q[j]);
+    load_query(kv, layer, q[j]);
     int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, 0);
     int err = n < 0 ? n : exact_scores(kv, layer, kvh, q[j], n, 1);
     if (err) {
@@ -203,7 +210,7 @@ static void attend_quest(kv_cache_t *kv, int layer, int kvh, int pos, int count,
         i += run;
       }
     } else {
-      if (kv->exact != KV_EXACT_DIGITAL) ucm_load_query(kv->ucm, q[j]);
+      if (kv->exact != KV_EXACT_DIGITAL) load_query(kv, layer, q[j]);
       int err = exact_scores(kv, layer, kvh, q[j], n, 0);
       if (err) {
         kv_note_error(kv, err);
@@ -264,7 +271,7 @@ static void attend_hybrid(kv_cache_t *kv, int layer, int kvh, int pos, int count
   const int adaptive = !prefill && p->adapt > 0, observing = prefill && p->observe > 0;
   const int marking = p->protect && (!prefill || !p->question || pos >= kv->prompt_len - p->question);
   for (int j = 0; j < count; j++) {
-    ucm_load_query(kv->ucm, q[j]);
+    load_query(kv, layer, q[j]);
     int n = ucm_search(kv->ucm, bank, k, 0, 0, kv->selected, adaptive ? kv->sims : 0);
     int err = n < 0 ? n : 0;
     if (!err && adaptive && n > 1) {

@@ -44,6 +44,17 @@ static inline int kv_in_prefill(const kv_cache_t *kv, int pos) {
   return kv_prunes_prompt(kv) && pos < kv->prompt_len;
 }
 
+/* The layer's banks hold signs only (UniCAIM's binary layers). */
+static inline int kv_binary_layer(const kv_cache_t *kv, int layer) {
+  return kv->policy.kind == KV_HYBRID && (kv->policy.binary_layers >> layer & 1);
+}
+
+/* kv_encode.c: a 12-bit key as the int8 vectors of its bank's
+   slices * head_size cells, and an int8 query as the drive of those
+   columns (slices * head_size values). */
+void kv_encode_key(const kv_cache_t *kv, int binary, const int16_t *key, int8_t *cells);
+void kv_encode_query(const kv_cache_t *kv, int binary, const int8_t *q, int8_t *columns);
+
 /* Empties slot SLOT of pair H (the block's slot too). */
 void kv_drop(kv_cache_t *kv, int h, int slot);
 

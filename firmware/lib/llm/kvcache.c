@@ -61,7 +61,7 @@ void kv_device_defaults(ucm_config_t *cfg) {
    layers (every key component of 2 or more saturates to the top level). */
 static int program_banks(kv_cache_t *kv) {
   for (int l = 0; l < kv->n_layers; l++) {
-    int binary = kv->policy.kind == KV_HYBRID && (kv->policy.binary_layers >> l & 1);
+    int binary = kv_binary_layer(kv, l);
     for (int kvh = 0; kvh < kv->n_kv_heads; kvh++) {
       unsigned bank = (unsigned)kv_head_of(kv, l, kvh);
       int err = ucm_set_step(kv->ucm, bank, binary ? 1 : KV_UCM_KEY_STEP);
@@ -72,11 +72,18 @@ static int program_banks(kv_cache_t *kv) {
   return UCM_OK;
 }
 
+int kv_block_slices(const ucm_geom_t *g, int n_layers, int n_kv_heads, int head_size, int seq_len) {
+  if (g->banks < (uint32_t)(n_layers * n_kv_heads) || g->slots < (uint32_t)seq_len || head_size <= 0 ||
+      g->dim % (uint32_t)head_size)
+    return 0;
+  uint32_t slices = g->dim / (uint32_t)head_size;
+  return slices <= KV_SLICES_MAX ? (int)slices : 0;
+}
+
 int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact) {
-  const ucm_geom_t *g = &ucm->geom;
-  if (g->banks < (uint32_t)(kv->n_layers * kv->n_kv_heads) || g->slots < (uint32_t)kv->seq_len ||
-      g->dim != (uint32_t)kv->head_size)
-    return UCM_E_SLOT;
+  int slices = kv_block_slices(&ucm->geom, kv->n_layers, kv->n_kv_heads, kv->head_size, kv->seq_len);
+  if (!slices) return UCM_E_SLOT;
+  kv->slices = slices;
   ucm_config_t cfg;
   kv_device_defaults(&cfg);
   ucm_configure(ucm, &cfg);
@@ -213,10 +220,10 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
   if (kv->policy.kind == KV_QUEST) bound_page(kv, h, pos, key);
   for (int i = 0; i < hs; i++) kv->keys[at + (size_t)i] = key[i];
   if (kv->backend == KV_DENSE) return;
-  int8_t key8[LLM_MAX_HEAD_SIZE]; /* the block's cells take int8 keys */
-  for (int i = 0; i < hs; i++) key8[i] = (int8_t)((key[i] + (1 << KV_KEY_INT8_SHIFT >> 1)) >> KV_KEY_INT8_SHIFT);
+  int8_t cells[KV_SLICES_MAX * LLM_MAX_HEAD_SIZE];
+  kv_encode_key(kv, kv_binary_layer(kv, layer), key, cells);
   int recent = kv->policy.kind == KV_HYBRID && kv->policy.reserve > 0;
-  kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, key8, recent));
+  kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, cells, recent));
   if (recent) protect_recent(kv, h, pos);
 }
 

@@ -83,6 +83,7 @@ typedef struct {
   ucm_t *ucm;
   unsigned top_k;     /* keys attended per step under the other policies (0: every cached key) */
   kv_exact_t exact;
+  int slices;         /* cells per key component: the bank's DIM / head_size (kv_encode.c) */
   uint16_t *selected; /* scratch, seq_len */
   int32_t *sims;      /* scratch, seq_len: CAM similarities */
   uint16_t *addends;  /* scratch, seq_len: attention probabilities for the accumulators */
@@ -108,15 +109,23 @@ enum {
 #define KV_UCM_KEY_STEP 32
 #define KV_UCM_QUERY_STEP 48
 
+/* Cells per key component the block backend uses at most, and the weight
+   of each slice against the next (kv_encode.c). */
+#define KV_SLICES_MAX 3
+#define KV_SLICE_RADIX 4
+
 /* Bytes kv_init needs; kv_init lays the cache out in ARENA (4-byte aligned)
    with ATT as its scratch (seq_len per query head, two heads at least). */
 size_t kv_bytes(int n_layers, int n_kv_heads, int head_size, int seq_len);
 void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int seq_len, int32_t *att,
              void *arena);
 
-/* Switch the cache to the block: checks its geometry (one bank per layer and
-   KV head, a slot per position, head_size cells), sets the steps, clears the
-   banks. Returns UCM_OK or a driver error. */
+/* Cells per key component an array of geometry G gives this model (one
+   bank per layer and KV head, a slot per position, 1 to KV_SLICES_MAX cells
+   per component), or 0 if it does not fit. */
+int kv_block_slices(const ucm_geom_t *g, int n_layers, int n_kv_heads, int head_size, int seq_len);
+/* Switch the cache to the block: checks its geometry (kv_block_slices),
+   sets the steps, clears the banks. Returns UCM_OK or a driver error. */
 int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact);
 /* The device settings kv_use_unicaim programs (a caller may change the
    non-idealities and ucm_configure them before a sequence). */

@@ -12,7 +12,7 @@
 
 #define OPS 400
 #define MAX_SLOTS 1024
-#define MODEL_BYTES (320 * 1024)
+#define MODEL_BYTES (512 * 1024)
 
 static uint32_t model_mem[MODEL_BYTES / 4];
 static ucm_model_t model;
