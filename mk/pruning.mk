@@ -58,7 +58,7 @@ $(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRU
 # Agreement on the SoC: one 192-token passkey task of the retrieval model
 # per policy at a 25% budget, on the simulated SoC and on the host: the same
 # tokens, with the SoC's cycles and evictions. UniCAIM runs on a simulator
-# whose array has this model's geometry (8 banks x 1024 slots x 32 cells).
+# whose array has this model's geometry (8 banks x 1024 slots x 96 cells).
 AGREE_POLICIES := streamingllm h2o tova snapkv quest
 .PHONY: bench-agree
 bench bench-agree: $(BENCH_DIR)/agree.txt
@@ -68,7 +68,7 @@ $(BENCH_DIR)/agree.txt: $(LLM_BUILD)/llm_host $(RETR_IMAGE) $(SIM_BIN) $(SIM_BIN
 	for p in $(AGREE_POLICIES); do \
 	  $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --len 192 --depth 0.1 --policy "$$p 48" || exit 1; \
 	done > $@.tmp
-	$(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(SIM_BIN_RETR) --len 192 --depth 0.1 \
+	$(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(SIM_BIN_RETR) --slices 3 --len 192 --depth 0.1 \
 	  --policy "unicaim 48" >> $@.tmp
 	mv $@.tmp $@
 	cat $@

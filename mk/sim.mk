@@ -12,9 +12,10 @@ SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=24 -GUcmLanes=4
 # The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
 SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
-# The retrieval model's array (4 layers x 2 KV heads, 1024 positions, head
-# dim 32) for UniCAIM on that model on the SoC (make bench-agree).
-SIM_UCM_RETR  := -GUcmBanks=8 -GUcmSlots=1024 -GUcmDim=32 -GUcmLanes=4
+# The retrieval model's array (4 layers x 2 KV heads, 1024 positions, three
+# cells for each of a key's 32 components) for UniCAIM on that model on the
+# SoC (make bench-agree).
+SIM_UCM_RETR  := -GUcmBanks=8 -GUcmSlots=1024 -GUcmDim=96 -GUcmLanes=4
 
 # $(1): output binary, $(2): UART baud rate, $(3): array parameters.
 define SIM_RULE

@@ -80,6 +80,29 @@ def collect(build, run):
         rc, err = finish(proc)
         return rc == 0 and line.startswith("RUN") and "Hello from" in text, f"rc={rc}\n{line}\n{text}{err}"
 
+    @add("model-upload-runs")
+    def _():
+        # stories260K in the board build (llm_512k.elf, 365 KB) over the
+        # bootloader: it answers a story with the host's tokens.
+        proc, port = start_sim(sim, boot)
+        try:
+            line = uartctl.upload(port, os.path.join(build, "fw", "llm_512k.elf"), announce=open(os.devnull, "w"))
+        except uartctl.UploadError as e:
+            proc.kill()
+            return False, f"upload failed: {e}"
+        text = read_until(port, proc, rb"\n> ", 60)
+        port.write(b"story -n 12 --ids Once upon a time\n")
+        text += read_until(port, proc, rb"TOKENS[^\n]*\n", 120)
+        port.write(b"exit 0\n")
+        text += read_until(port, proc, rb"instret=\d+", 30)
+        rc, err = finish(proc)
+        host = run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "llm", "model.ucm"), "-n", "12",
+                    "-i", "Once upon a time", "--ids"], 60)[1]
+        soc = re.search(r"^TOKENS.*$", text, re.M)
+        want = re.search(r"^TOKENS.*$", host, re.M)
+        ok = rc == 0 and line.startswith("RUN") and soc and want and soc.group(0).strip() == want.group(0).strip()
+        return ok, f"rc={rc}\n{line}\n{text[-1500:]}\nhost: {want.group(0) if want else host}\n{err[-300:]}"
+
     def refused(header_fields, data, want, then_good=True):
         """Send a crafted upload; expect WANT, no program start, and recovery."""
         proc, port = start_sim(sim, boot, preload=hello)

@@ -51,10 +51,11 @@ def run_soc(build, sim, script, timeout):
     return out.returncode, out.stdout + out.stderr
 
 
-def run_host(build, prompt, steps, policy):
+def run_host(build, prompt, steps, policy, slices):
     extra = []
     if policy:
-        extra = (["--kv", "unicaim"] if policy.startswith("unicaim") else []) + ["--policy", policy.replace(" ", ":")]
+        kv = ["--kv", "unicaim", "--slices", str(slices)] if policy.startswith("unicaim") else []
+        extra = kv + ["--policy", policy.replace(" ", ":")]
     out = subprocess.run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "retrieval", "retrieval.ucm"),
                           "-n", str(steps), "-i", prompt, "--ids", *extra], capture_output=True, text=True, timeout=600)
     m = re.search(r"^TOKENS(.*)$", out.stdout, re.M)
@@ -70,12 +71,13 @@ def main():
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--policy", default="", help='e.g. "unicaim 48" (console words)')
+    ap.add_argument("--slices", type=int, default=1, help="cells per key component of --sim's array")
     args = ap.parse_args()
     script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy)
     rc, out = run_soc(args.build, args.sim, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
-    host = run_host(args.build, prompt, steps, args.policy)
+    host = run_host(args.build, prompt, steps, args.policy, args.slices)
     cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
     correct = soc is not None and soc[-len(answer):] == answer
     same = rc == 0 and soc is not None and soc == host
