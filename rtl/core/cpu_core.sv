@@ -59,6 +59,7 @@ module cpu_core
 
   // ---------------------------------------------------------------- EX
   logic        ex_valid_q, ex_ifault_q, ex_predicted_q;
+  logic        ex_fwd_rs1_q, ex_fwd_rs2_q;  // the operand comes from the instruction now in WB
   logic [1:0]  ex_counter_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
   cpu_pkg::decoded_t    ex_dec_q;
@@ -174,10 +175,17 @@ module cpu_core
     .wdata_i   (wb_result)
   );
 
+  // The instruction in EX, about to move to WB, writes register RS there.
+  function automatic logic ex_writes_reg(logic [4:0] rs);
+    ex_writes_reg = ex_dec_q.rf_we && !ex_dec_q.load && ex_dec_q.rd != 5'd0 && ex_dec_q.rd == rs;
+  endfunction
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ex_valid_q     <= 1'b0;
       ex_predicted_q <= 1'b0;
+      ex_fwd_rs1_q   <= 1'b0;
+      ex_fwd_rs2_q   <= 1'b0;
       ex_counter_q   <= '0;
       ex_ifault_q    <= 1'b0;
       ex_pc_q     <= '0;
@@ -192,6 +200,8 @@ module cpu_core
       else if (!ex_busy)       ex_valid_q <= id_live_q && !load_use;
       if (!ex_busy) begin
         ex_predicted_q <= id_predict_taken;
+        ex_fwd_rs1_q   <= ex_writes_reg(id_dec.rs1);
+        ex_fwd_rs2_q   <= ex_writes_reg(id_dec.rs2);
         ex_counter_q   <= id_counter;
         ex_ifault_q    <= id_err;
         ex_pc_q        <= id_pc_q;
@@ -210,15 +220,12 @@ module cpu_core
   assign id_hold  = ex_busy || load_use;
 
   // ======================================================================
-  // EX: operands forwarded from WB (never a load there: see load_use).
-  always_comb begin
-    ex_rs1 = ex_rs1_q;
-    ex_rs2 = ex_rs2_q;
-    if (wb_valid_q && wb_rf_we_q && !wb_load_q && wb_rd_q != 5'd0) begin
-      if (wb_rd_q == ex_dec_q.rs1) ex_rs1 = wb_result_q;
-      if (wb_rd_q == ex_dec_q.rs2) ex_rs2 = wb_result_q;
-    end
-  end
+  // EX: operands forwarded from WB (never a load there: see load_use). Which
+  // register the instruction moving to WB writes is compared as the next one
+  // enters EX (ex_writes_reg), so that only a registered select sits before
+  // the adder; WB's valid bit covers the cycles EX waits on a division.
+  assign ex_rs1 = (wb_valid_q && ex_fwd_rs1_q) ? wb_result_q : ex_rs1_q;
+  assign ex_rs2 = (wb_valid_q && ex_fwd_rs2_q) ? wb_result_q : ex_rs2_q;
 
   always_comb begin
     unique case (ex_dec_q.op_a_sel)
