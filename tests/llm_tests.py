@@ -145,9 +145,12 @@ def collect(build, run):
                                        "policy lru 8\npolicy dense 3\npolicy quest 64 k=3\npolicy h2o 9999\n"
                                        "policy snapkv 8 window=7\npolicy unicaim 64 protect=1001\npolicy unicaim 64 question=70000\n"
                                        "policy streamingllm 40 sinks=2\npolicy unicaim 64\npolicy\nstats\ndevice sigma=300\n"
-                                       "device foo=1\ndevice sigma\nexit 0\n", tmp)
+                                       "device foo=1\ndevice sigma\ndevice sigma=7 adc=11\ndevice gain=3 shift=16\n"
+                                       "device adc=6\nexit 0\n", tmp)
         ok = (rc == 0 and out.count("error: usage: policy") == 11 and "error: the unicaim policy runs on the array" in out
-              and "error: no story yet" in out and out.count("error: usage: device") == 3
+              and "error: no story yet" in out and out.count("error: usage: device") == 4
+              and "error: the converters have 10 bits" in out
+              and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out
               and out.count("policy: streamingllm, budget 40, sinks 2") == 2)
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
 

@@ -55,7 +55,7 @@ module ucm_block #(
   logic [15:0] pos_reg_q;
   logic [31:0] acc_init_q, threshold_q, noise_cfg_q, seed_q;
   logic [12:0] cam_cfg_q;
-  logic [11:0] adc_cfg_q;
+  logic [16:0] adc_cfg_q;
   logic [31:0] slot_meta_q, slot_acc_q, slot_valid_count_q;
   logic [31:0] write_serial_q, search_serial_q;
   logic [31:0] counter_q [13];
@@ -82,6 +82,8 @@ module ucm_block #(
   wire [4:0] alpha      = cam_cfg_q[12:8];
   wire [7:0] adc_gain   = adc_cfg_q[7:0];
   wire [3:0] adc_shift  = adc_cfg_q[11:8];
+  wire [4:0] adc_bits_cfg = adc_cfg_q[16:12];
+  wire [4:0] adc_bits   = (adc_bits_cfg < 5'd2 || 32'(adc_bits_cfg) > AdcBits) ? 5'(AdcBits) : adc_bits_cfg;
   wire [7:0] sigma      = noise_cfg_q[7:0];
   wire [7:0] read_noise = noise_cfg_q[15:8];
   wire [15:0] stuck_rate = noise_cfg_q[31:16];
@@ -209,7 +211,7 @@ module ucm_block #(
           for (int unsigned d = 0; d < Dim; d++) begin
             if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + {{26{exact_row[d*6+5]}}, exact_row[d*6 +: 6]};
           end
-          lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, AdcBits);
+          lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, 32'(adc_bits));
         end
       end
     end
@@ -551,7 +553,7 @@ module ucm_block #(
           soc_regs_pkg::UCM_ACC_INIT_OFFSET:    rsp_o.rdata = acc_init_q;
           soc_regs_pkg::UCM_THRESHOLD_OFFSET:   rsp_o.rdata = threshold_q;
           soc_regs_pkg::UCM_CAM_CFG_OFFSET:     rsp_o.rdata = {19'b0, cam_cfg_q};
-          soc_regs_pkg::UCM_ADC_CFG_OFFSET:     rsp_o.rdata = {20'b0, adc_cfg_q};
+          soc_regs_pkg::UCM_ADC_CFG_OFFSET:     rsp_o.rdata = {15'b0, adc_cfg_q};
           soc_regs_pkg::UCM_NOISE_CFG_OFFSET:   rsp_o.rdata = noise_cfg_q;
           soc_regs_pkg::UCM_SEED_OFFSET:        rsp_o.rdata = seed_q;
           soc_regs_pkg::UCM_SLOT_META_OFFSET:   rsp_o.rdata = slot_meta_q;
@@ -702,7 +704,7 @@ module ucm_block #(
       acc_init_q   <= '0;
       threshold_q  <= '0;
       cam_cfg_q    <= 13'd1;
-      adc_cfg_q    <= 12'd1;
+      adc_cfg_q    <= 17'd1;
       noise_cfg_q  <= '0;
       seed_q       <= '0;
       slot_meta_q  <= '0;
@@ -754,7 +756,7 @@ module ucm_block #(
             soc_regs_pkg::UCM_ACC_INIT_OFFSET:  acc_init_q  <= req_i.wdata;
             soc_regs_pkg::UCM_THRESHOLD_OFFSET: threshold_q <= req_i.wdata;
             soc_regs_pkg::UCM_CAM_CFG_OFFSET:   cam_cfg_q   <= req_i.wdata[12:0];
-            soc_regs_pkg::UCM_ADC_CFG_OFFSET:   adc_cfg_q   <= req_i.wdata[11:0];
+            soc_regs_pkg::UCM_ADC_CFG_OFFSET:   adc_cfg_q   <= req_i.wdata[16:0];
             soc_regs_pkg::UCM_NOISE_CFG_OFFSET: noise_cfg_q <= req_i.wdata;
             soc_regs_pkg::UCM_SEED_OFFSET: begin
               seed_q          <= req_i.wdata;

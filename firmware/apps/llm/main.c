@@ -334,7 +334,8 @@ static int cmd_device(int argc, char **argv) {
   static const struct {
     const char *key;
     int32_t max;
-  } keys[] = {{"sigma", 255}, {"noise", 255}, {"stuck", 65535}, {"gain", 255}, {"shift", 31}};
+  } keys[] = {{"sigma", 255}, {"noise", 255}, {"stuck", 65535}, {"gain", 255}, {"shift", 15}, {"adc", 16}};
+  ucm_config_t next = device; /* a bad word changes nothing */
   for (int i = 1; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     unsigned k = 0;
@@ -342,19 +343,27 @@ static int cmd_device(int argc, char **argv) {
     if (eq) *eq = '\0';
     while (k < sizeof keys / sizeof keys[0] && (!eq || strcmp(argv[i], keys[k].key))) k++;
     if (k == sizeof keys / sizeof keys[0] || !cmd_parse_i32_range(eq + 1, 0, keys[k].max, &v)) {
-      printf("error: usage: device [sigma=0..255] [noise=0..255] [stuck=0..65535] [gain=0..255] [shift=0..31]\n");
+      printf("error: usage: device [sigma=0..255] [noise=0..255] [stuck=0..65535] [gain=0..255] [shift=0..15] "
+             "[adc=2..16 bits, 0: all]\n");
       return -1;
     }
-    if (k == 0) device.sigma = (uint8_t)v;
-    else if (k == 1) device.read_noise = (uint8_t)v;
-    else if (k == 2) device.stuck_rate = (uint16_t)v;
-    else if (k == 3) device.adc_gain = (uint8_t)v;
-    else device.adc_shift = (uint8_t)v;
+    if (k == 0) next.sigma = (uint8_t)v;
+    else if (k == 1) next.read_noise = (uint8_t)v;
+    else if (k == 2) next.stuck_rate = (uint16_t)v;
+    else if (k == 3) next.adc_gain = (uint8_t)v;
+    else if (k == 4) next.adc_shift = (uint8_t)v;
+    else if (v == 1 || v > (int32_t)array.geom.adc_bits) {
+      printf("error: the converters have %lu bits (adc=2..%lu, 0: all)\n", (unsigned long)array.geom.adc_bits,
+             (unsigned long)array.geom.adc_bits);
+      return -1;
+    } else next.adc_bits = (uint8_t)v;
   }
+  device = next;
   if (array_ok) ucm_configure(&array, &device);
-  printf("device: sigma %u, noise %u, stuck %u/65536, adc gain %u shift %u, %lu-bit cells, %lu-bit ADC\n",
+  printf("device: sigma %u, noise %u, stuck %u/65536, adc gain %u shift %u, %lu-bit cells, %lu-bit ADC using %lu\n",
          device.sigma, device.read_noise, device.stuck_rate, device.adc_gain, device.adc_shift,
-         (unsigned long)array.geom.cell_bits, (unsigned long)array.geom.adc_bits);
+         (unsigned long)array.geom.cell_bits, (unsigned long)array.geom.adc_bits,
+         (unsigned long)(device.adc_bits ? device.adc_bits : array.geom.adc_bits));
   return 0;
 }
 
@@ -367,7 +376,7 @@ static const cmd_t commands[] = {
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
     {"policy", "[dense | name budget [key=value...]]", "KV-cache pruning policy", cmd_policy},
-    {"device", "[sigma= noise= stuck= gain= shift=]", "the array's non-idealities", cmd_device},
+    {"device", "[sigma= noise= stuck= gain= shift= adc=]", "the array's non-idealities and ADC", cmd_device},
     {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };

@@ -98,7 +98,8 @@ static void write_bytes(ucm_t *u, uint32_t window, const int8_t *v) {
 
 void ucm_configure(ucm_t *u, const ucm_config_t *cfg) {
   u->write(u, UCM_CAM_CFG_OFFSET, cfg->query_step | (uint32_t)(cfg->alpha & 31) << UCM_CAM_CFG_ALPHA_LSB);
-  u->write(u, UCM_ADC_CFG_OFFSET, cfg->adc_gain | (uint32_t)(cfg->adc_shift & 15) << UCM_ADC_CFG_SHIFT_LSB);
+  u->write(u, UCM_ADC_CFG_OFFSET, cfg->adc_gain | (uint32_t)(cfg->adc_shift & 15) << UCM_ADC_CFG_SHIFT_LSB |
+                                      (uint32_t)(cfg->adc_bits & 31) << UCM_ADC_CFG_BITS_LSB);
   u->write(u, UCM_NOISE_CFG_OFFSET,
            cfg->sigma | (uint32_t)cfg->read_noise << UCM_NOISE_CFG_READ_NOISE_LSB |
                (uint32_t)cfg->stuck_rate << UCM_NOISE_CFG_STUCK_RATE_LSB);

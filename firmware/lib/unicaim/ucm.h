@@ -45,6 +45,7 @@ typedef struct {
   uint8_t query_step; /* CAM query quantisation step */
   uint8_t alpha;      /* charge-sharing shift */
   uint8_t adc_gain, adc_shift;
+  uint8_t adc_bits;   /* converter resolution in use, 2..geom.adc_bits (0: all of it) */
   uint8_t sigma;       /* cell variation, about sigma/64 levels */
   uint8_t read_noise;  /* sense-line noise, about read_noise/8 S units */
   uint16_t stuck_rate; /* stuck cells per 65536 */

@@ -232,6 +232,8 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
   }
   int ideal = (flags & UCM_F_IDEAL) != 0;
   uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
+  uint32_t bits = FIELD(m->adc_cfg, UCM_ADC_CFG, BITS);
+  if (bits < 2 || bits > g->adc_bits) bits = g->adc_bits;
   for (uint32_t j = 0; j < n; j++) {
     size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
     int32_t score = 0;
@@ -239,7 +241,7 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
       int32_t current = 0;
       for (uint32_t d = 0; d < g->dim; d++)
         if (((uint32_t)(uint8_t)m->query[d] >> b) & 1) current += m->cell[i * g->dim + d];
-      int32_t code = ideal ? current : ucm_adc(current, gain, shift, g->adc_bits);
+      int32_t code = ideal ? current : ucm_adc(current, gain, shift, bits);
       int32_t weighted = (int32_t)((uint32_t)code << b);
       score += b == g->q_bits - 1 ? -weighted : weighted; /* two's complement sign plane */
     }
@@ -507,7 +509,7 @@ int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be
       m->cam_cfg = value & (UCM_CAM_CFG_QSTEP_MASK | UCM_CAM_CFG_ALPHA_MASK);
       break;
     case UCM_ADC_CFG_OFFSET:
-      m->adc_cfg = value & (UCM_ADC_CFG_GAIN_MASK | UCM_ADC_CFG_SHIFT_MASK);
+      m->adc_cfg = value & (UCM_ADC_CFG_GAIN_MASK | UCM_ADC_CFG_SHIFT_MASK | UCM_ADC_CFG_BITS_MASK);
       break;
     case UCM_NOISE_CFG_OFFSET:
       m->noise_cfg = value;
