@@ -23,7 +23,8 @@ TB_BUILD   := $(BUILD)/tests/rtl
 TB_uart    := rtl/common/sync_fifo.sv $(wildcard rtl/periph/uart/*.sv)
 TB_timer   := rtl/periph/timer/timer.sv
 TB_xbar    := rtl/bus/soc_xbar.sv
-UNIT_TBS   := uart timer xbar
+TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
+UNIT_TBS   := uart timer xbar store_buffer
 UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)
 
 define UNIT_TB_RULE

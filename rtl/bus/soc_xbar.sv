@@ -6,7 +6,9 @@
 // Peripherals get the request registered here and answer combinationally in
 // the next cycle -- the same one-cycle latency as the block RAMs, which
 // register their address internally -- so no peripheral logic sits behind
-// the core's address adder.
+// the core's address adder. A request the core withdraws in its cycle (kill)
+// reaches no device; the RAM's port may still read for it (ram_b_rd_o),
+// which is why stores reach the RAM through ram_store_buffer.
 module soc_xbar
 #(
   parameter int unsigned RomBytes  = 16384,
@@ -19,9 +21,11 @@ module soc_xbar
 
   // Core side.
   input  logic [31:0] ibus_addr_i,
+  input  logic        ibus_hold_i,   // keep the last answer (the memories skip the read)
   output logic [31:0] ibus_rdata_o,
   output logic        ibus_err_o,
   input  soc_bus_pkg::bus_req_t    dbus_req_i,
+  input  logic        dbus_kill_i,
   output soc_bus_pkg::bus_rsp_t    dbus_rsp_o,
 
   // Memories: address in bytes within the memory, read data a cycle later.
@@ -31,7 +35,8 @@ module soc_xbar
   input  logic [31:0] rom_b_rdata_i,
   output logic [31:0] ram_a_addr_o,
   input  logic [31:0] ram_a_rdata_i,
-  output soc_bus_pkg::bus_req_t    ram_b_req_o,
+  output soc_bus_pkg::bus_req_t    ram_b_req_o,  // req: accepted for the RAM
+  output logic        ram_b_rd_o,                // a load may be under way (early)
   input  logic [31:0] ram_b_rdata_i,
 
   // Peripherals: window i at PERIPH_BASE + i * 4 KiB; slice i of each vector.
@@ -60,6 +65,8 @@ module soc_xbar
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       isel_q <= SEL_NONE;
+    end else if (ibus_hold_i) begin
+      isel_q <= isel_q;
     end else if (in_region(ibus_addr_i, soc_regs_pkg::ROM_BASE, RomBytes)) begin
       isel_q <= SEL_ROM;
     end else if (in_region(ibus_addr_i, soc_regs_pkg::RAM_BASE, RamBytes)) begin
@@ -79,8 +86,9 @@ module soc_xbar
   sel_e                  dsel, dsel_q;
   logic [PeriphIdxW-1:0] pidx, pidx_q;
   logic                  derr_q;
-  logic                  periph_hit;
+  logic                  periph_hit, accepted;
 
+  assign accepted   = dbus_req_i.req && !dbus_kill_i;
   assign pidx       = PeriphIdxW'((dbus_req_i.addr ^ soc_regs_pkg::PERIPH_BASE) >> 12);
   assign periph_hit = in_region(dbus_req_i.addr, soc_regs_pkg::PERIPH_BASE, NumPeriph * 4096);
 
@@ -101,7 +109,7 @@ module soc_xbar
     end else begin
       dsel_q <= dsel;
       pidx_q <= pidx;
-      derr_q <= dbus_req_i.req && (dsel == SEL_NONE);
+      derr_q <= accepted && (dsel == SEL_NONE);
     end
   end
 
@@ -109,9 +117,10 @@ module soc_xbar
 
   always_comb begin
     ram_b_req_o      = dbus_req_i;
-    ram_b_req_o.req  = dbus_req_i.req && (dsel == SEL_RAM);
+    ram_b_req_o.req  = accepted && (dsel == SEL_RAM);
     ram_b_req_o.addr = dbus_req_i.addr ^ soc_regs_pkg::RAM_BASE;
   end
+  assign ram_b_rd_o = dbus_req_i.req && !dbus_req_i.we;
 
   // The registered peripheral request: every peripheral sees it with its
   // window offset; only the selected one sees req.
@@ -130,9 +139,9 @@ module soc_xbar
       array_req_q    <= 1'b0;
       array_offset_q <= '0;
     end else begin
-      periph_req_q   <= dbus_req_i.req && (dsel == SEL_PERIPH);
+      periph_req_q   <= accepted && (dsel == SEL_PERIPH);
       periph_idle    <= periph_d;
-      array_req_q    <= dbus_req_i.req && (dsel == SEL_ARRAY);
+      array_req_q    <= accepted && (dsel == SEL_ARRAY);
       array_offset_q <= dbus_req_i.addr[15:0];
     end
   end

@@ -10,11 +10,15 @@
 //   WB  receives load data, writes the register file and takes load/store
 //       access faults, which squash the younger instruction in EX before it
 //       has any effect.
-// EX forwards results from WB; load data reaches the next instruction through
-// the register file's write-first port instead, so an instruction that uses a
-// load's result right after it waits one cycle. No block-RAM output feeds a
-// block-RAM input in the same cycle, which is what keeps the clock up on
-// FPGAs. Multiplies need no stall; divisions stall EX until done.
+// EX forwards results from WB, except a load's data: an instruction that uses
+// a load's result right after it waits one cycle in EX and takes the data into
+// its operand register as the load passes WB. Whether it must wait is decided
+// as it enters EX, so the stall that holds the fetch comes from registers and
+// not from decoding the fetched word. No block-RAM output feeds a block-RAM
+// input in the same cycle, which is what keeps the clock up on FPGAs.
+// Multiplies need no stall: the 64-bit product goes straight into a WB
+// register (no result mux after the multiplier) and WB forwards the half the
+// instruction asked for. Divisions stall EX until done.
 module cpu_core
 #(
   parameter logic [31:0] HartId = 32'd0
@@ -23,13 +27,19 @@ module cpu_core
   input  logic        rst_ni,
   input  logic [31:0] boot_addr_i,
 
-  // Instruction bus: a read every cycle, answered the next cycle.
+  // Instruction bus: a read every cycle, answered the next cycle; with hold
+  // set the memories skip the read and keep answering the last word (ID holds
+  // it through a stall without a copy of its own).
   output logic [31:0] ibus_addr_o,
+  output logic        ibus_hold_o,
   input  logic [31:0] ibus_rdata_i,
   input  logic        ibus_err_i,
 
   // Data bus: a request is answered the next cycle (stores too, for faults).
+  // A trap found late in the cycle withdraws it (kill): the bus may have
+  // started a read, but nothing may change.
   output logic        dbus_req_o,
+  output logic        dbus_kill_o,
   output logic        dbus_we_o,
   output logic [3:0]  dbus_be_o,
   output logic [31:0] dbus_addr_o,
@@ -47,10 +57,9 @@ module cpu_core
   logic [31:0] pc_q, pc_d;              // the address being fetched
   logic        id_live_q;               // ID holds an instruction of the program path
   logic [31:0] id_pc_q;
-  logic        id_held_q;               // ID kept its word through a stall
-  logic [31:0] id_held_instr_q, id_instr;
-  logic        id_held_err_q, id_err;
-  logic [1:0]  fetch_counter, id_held_counter_q, id_counter;
+  logic [31:0] id_instr, pc_seq, pc_id, pc_ex;
+  logic        id_err;
+  logic [1:0]  id_counter;
   logic        id_predict_taken;        // ID redirects the fetch
   logic [31:0] id_target, id_target_jal, id_target_branch;
   cpu_pkg::decoded_t    id_dec;
@@ -59,16 +68,18 @@ module cpu_core
 
   // ---------------------------------------------------------------- EX
   logic        ex_valid_q, ex_ifault_q, ex_predicted_q;
-  logic        ex_fwd_rs1_q, ex_fwd_rs2_q;  // the operand comes from the instruction now in WB
+  cpu_pkg::fwd_sel_e ex_fwd_rs1_q, ex_fwd_rs2_q;  // operands from the instruction now in WB
+  logic        ex_load_rs1_q, ex_load_rs2_q;  // the operand is the data of the load now in WB
+  logic        ex_wait, ex_go;              // EX waits for load data / acts this cycle
   logic [1:0]  ex_counter_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
   cpu_pkg::decoded_t    ex_dec_q;
   logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
   logic        ex_branch_taken, ex_jump, ex_busy, ex_eq, ex_lt, ex_ltu;
-  logic        load_use, id_hold;
+  logic        id_hold;
   logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
-  logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_mem_access;
+  logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_withdrawn;
   logic [4:0]  ex_cause;
   logic [31:0] ex_tval;
   logic [63:0] mul_product;
@@ -80,6 +91,8 @@ module cpu_core
   logic [4:0]  wb_rd_q;
   logic [2:0]  wb_funct3_q;
   logic [31:0] wb_result_q, wb_addr_q, wb_load_data, wb_result;
+  logic        wb_mul_q;
+  logic [63:0] wb_product_q;
   logic [31:2] wb_pc_q;
   logic        wb_trap;
 
@@ -90,57 +103,50 @@ module cpu_core
   logic [31:0] trap_tval, trap_vector, mepc;
 
   // ======================================================================
-  // IF: the next fetch address. A stall re-reads pc_q (ID keeps its own word).
+  // IF: the next fetch address. A stall keeps pc_q and the memories' answer.
+  // The choices are grouped by when they settle -- from registers, from the
+  // fetched word (ID's prediction), from EX (traps, redirects) -- so that each
+  // late one passes a single mux.
+  assign pc_seq = id_hold ? pc_q : pc_q + 32'd4;
+  assign pc_id  = id_predict_taken ? id_target : pc_seq;
+  assign pc_ex  = trap ? trap_vector : ex_redirect_target;
   always_comb begin
-    if (!started_q)            pc_d = boot_addr_i;
-    else if (trap)             pc_d = trap_vector;
-    else if (ex_redirect)      pc_d = ex_redirect_target;
-    else if (id_hold)          pc_d = pc_q;
-    else if (id_predict_taken) pc_d = id_target;
-    else                       pc_d = pc_q + 32'd4;
+    if (!started_q)               pc_d = boot_addr_i;
+    else if (trap || ex_redirect) pc_d = pc_ex;
+    else                          pc_d = pc_id;
   end
   assign ibus_addr_o = pc_q;
+  assign ibus_hold_o = id_hold;
 
   // The word arriving next cycle (read from pc_q now) is on the program path
   // unless something redirects the fetch now.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      started_q         <= 1'b0;
-      pc_q              <= '0;
-      id_live_q         <= 1'b0;
-      id_pc_q           <= '0;
-      id_held_q         <= 1'b0;
-      id_held_instr_q   <= '0;
-      id_held_err_q     <= 1'b0;
-      id_held_counter_q <= '0;
+      started_q <= 1'b0;
+      pc_q      <= '0;
+      id_live_q <= 1'b0;
+      id_pc_q   <= '0;
     end else begin
       started_q <= 1'b1;
       pc_q      <= pc_d;
-      // Only the live/held bits see a flush; the rest just follows.
+      // Only the live bit sees a flush; the rest just follows.
       if (trap || ex_redirect) id_live_q <= 1'b0;
       else if (!id_hold)       id_live_q <= started_q && !id_predict_taken;
-      id_held_q <= id_hold && !(trap || ex_redirect);
-      if (id_hold) begin
-        id_held_instr_q   <= id_instr;
-        id_held_err_q     <= id_err;
-        id_held_counter_q <= id_counter;
-      end else begin
-        id_pc_q <= pc_q;
-      end
+      if (!id_hold) id_pc_q <= pc_q;
     end
   end
 
   // ======================================================================
   // ID
-  assign id_instr   = id_held_q ? id_held_instr_q   : ibus_rdata_i;
-  assign id_err     = id_held_q ? id_held_err_q     : ibus_err_i;
-  assign id_counter = id_held_q ? id_held_counter_q : fetch_counter;
+  assign id_instr = ibus_rdata_i;
+  assign id_err   = ibus_err_i;
 
   cpu_bht u_bht (
     .clk_i,
     .fetch_index_i    (pc_q[7:2]),
-    .counter_o        (fetch_counter),
-    .update_i         (ex_valid_q && ex_dec_q.branch && !trap),
+    .fetch_hold_i     (id_hold),
+    .counter_o        (id_counter),
+    .update_i         (ex_go && ex_dec_q.branch && !trap),
     .update_index_i   (ex_pc_q[7:2]),
     .update_counter_i (ex_counter_q),
     .taken_i          (ex_branch_taken)
@@ -175,17 +181,39 @@ module cpu_core
     .wdata_i   (wb_result)
   );
 
-  // The instruction in EX, about to move to WB, writes register RS there.
-  function automatic logic ex_writes_reg(logic [4:0] rs);
-    ex_writes_reg = ex_dec_q.rf_we && !ex_dec_q.load && ex_dec_q.rd != 5'd0 && ex_dec_q.rd == rs;
+  // The instruction in EX, about to move to WB, writes register RS there
+  // (a load: LOAD set) or not.
+  function automatic logic ex_writes_reg(logic [4:0] rs, logic load);
+    ex_writes_reg = ex_valid_q && ex_dec_q.rf_we && ex_dec_q.load == load &&
+                    ex_dec_q.rd != 5'd0 && ex_dec_q.rd == rs;
+  endfunction
+
+  // Where WB will hold register RS for the instruction entering EX.
+  function automatic cpu_pkg::fwd_sel_e ex_forward(logic [4:0] rs);
+    if (!ex_writes_reg(rs, 1'b0))                       ex_forward = cpu_pkg::FWD_NONE;
+    else if (ex_dec_q.result_sel != cpu_pkg::RES_MUL)   ex_forward = cpu_pkg::FWD_RESULT;
+    else if (ex_dec_q.funct3[1:0] == 2'b00)             ex_forward = cpu_pkg::FWD_PRODUCT_LO;
+    else                                                ex_forward = cpu_pkg::FWD_PRODUCT_HI;
+  endfunction
+
+  // An operand in EX: its register, or what WB forwards.
+  function automatic logic [31:0] ex_operand(cpu_pkg::fwd_sel_e sel, logic [31:0] own);
+    unique case (wb_valid_q ? sel : cpu_pkg::FWD_NONE)
+      cpu_pkg::FWD_RESULT:     ex_operand = wb_result_q;
+      cpu_pkg::FWD_PRODUCT_LO: ex_operand = wb_product_q[31:0];
+      cpu_pkg::FWD_PRODUCT_HI: ex_operand = wb_product_q[63:32];
+      default:                 ex_operand = own;
+    endcase
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ex_valid_q     <= 1'b0;
       ex_predicted_q <= 1'b0;
-      ex_fwd_rs1_q   <= 1'b0;
-      ex_fwd_rs2_q   <= 1'b0;
+      ex_fwd_rs1_q   <= cpu_pkg::FWD_NONE;
+      ex_fwd_rs2_q   <= cpu_pkg::FWD_NONE;
+      ex_load_rs1_q  <= 1'b0;
+      ex_load_rs2_q  <= 1'b0;
       ex_counter_q   <= '0;
       ex_ifault_q    <= 1'b0;
       ex_pc_q     <= '0;
@@ -197,11 +225,13 @@ module cpu_core
       // Only the valid bit sees a flush (or the bubble behind a load); the
       // data registers follow ID whenever EX is free.
       if (trap || ex_redirect) ex_valid_q <= 1'b0;
-      else if (!ex_busy)       ex_valid_q <= id_live_q && !load_use;
+      else if (!ex_busy)       ex_valid_q <= id_live_q;
       if (!ex_busy) begin
         ex_predicted_q <= id_predict_taken;
-        ex_fwd_rs1_q   <= ex_writes_reg(id_dec.rs1);
-        ex_fwd_rs2_q   <= ex_writes_reg(id_dec.rs2);
+        ex_fwd_rs1_q   <= ex_forward(id_dec.rs1);
+        ex_fwd_rs2_q   <= ex_forward(id_dec.rs2);
+        ex_load_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1, 1'b1);
+        ex_load_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2, 1'b1);
         ex_counter_q   <= id_counter;
         ex_ifault_q    <= id_err;
         ex_pc_q        <= id_pc_q;
@@ -209,23 +239,29 @@ module cpu_core
         ex_rs1_q       <= id_rs1_value;
         ex_rs2_q       <= id_rs2_value;
         ex_dec_q       <= id_dec;
+      end else if (ex_wait) begin
+        // The load's data arrives in WB now; next cycle EX executes.
+        ex_load_rs1_q <= 1'b0;
+        ex_load_rs2_q <= 1'b0;
+        if (ex_load_rs1_q) ex_rs1_q <= wb_result;
+        if (ex_load_rs2_q) ex_rs2_q <= wb_result;
       end
     end
   end
 
-  // The instruction in ID needs the result of the load in EX: hold it a cycle.
-  assign load_use = ex_valid_q && ex_dec_q.load && ex_dec_q.rd != 5'd0 &&
-                    ((id_rs1_used && id_dec.rs1 == ex_dec_q.rd) ||
-                     (id_rs2_used && id_dec.rs2 == ex_dec_q.rd));
-  assign id_hold  = ex_busy || load_use;
+  // Waiting on a load, the instruction in EX has no effect (no access, no
+  // redirect, no trap of its own: its operands are not there yet).
+  assign ex_wait = ex_valid_q && (ex_load_rs1_q || ex_load_rs2_q);
+  assign ex_go   = ex_valid_q && !ex_wait;
+  assign id_hold = ex_busy;
 
   // ======================================================================
-  // EX: operands forwarded from WB (never a load there: see load_use). Which
+  // EX: operands forwarded from WB (never a load there: see ex_wait). Which
   // register the instruction moving to WB writes is compared as the next one
   // enters EX (ex_writes_reg), so that only a registered select sits before
   // the adder; WB's valid bit covers the cycles EX waits on a division.
-  assign ex_rs1 = (wb_valid_q && ex_fwd_rs1_q) ? wb_result_q : ex_rs1_q;
-  assign ex_rs2 = (wb_valid_q && ex_fwd_rs2_q) ? wb_result_q : ex_rs2_q;
+  assign ex_rs1 = ex_operand(ex_fwd_rs1_q, ex_rs1_q);
+  assign ex_rs2 = ex_operand(ex_fwd_rs2_q, ex_rs2_q);
 
   always_comb begin
     unique case (ex_dec_q.op_a_sel)
@@ -273,7 +309,7 @@ module cpu_core
   assign mul_full    = mul_a * mul_b;
   assign mul_product = mul_full;
 
-  assign div_start = ex_valid_q && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
+  assign div_start = ex_go && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
   cpu_divider u_divider (
     .clk_i,
     .rst_ni,
@@ -286,7 +322,7 @@ module cpu_core
     .result_o (div_result)
   );
   // A division occupies EX until its last iteration (a trap clears ex_valid).
-  assign ex_busy = ex_valid_q && ex_dec_q.div && !div_done;
+  assign ex_busy = ex_wait || (ex_valid_q && ex_dec_q.div && !div_done);
 
   // Loads, stores and jalr take the adder's sum straight, not through the
   // ALU's result mux: adder -> bus decode -> block-RAM enables is the longest
@@ -302,7 +338,7 @@ module cpu_core
   cpu_csr #(.HartId(HartId)) u_csr (
     .clk_i,
     .rst_ni,
-    .access_i       (ex_valid_q && ex_dec_q.csr_op != cpu_pkg::CSR_NONE),
+    .access_i       (ex_go && ex_dec_q.csr_op != cpu_pkg::CSR_NONE && !ex_withdrawn),
     .addr_i         (ex_instr_q[31:20]),
     .op_i           (ex_dec_q.csr_op),
     .write_i        (ex_dec_q.csr_write),
@@ -314,7 +350,7 @@ module cpu_core
     .trap_cause_i   (trap_cause),
     .trap_pc_i      (trap_pc),
     .trap_tval_i    (trap_tval),
-    .mret_i         (ex_valid_q && ex_dec_q.mret && !trap),
+    .mret_i         (ex_go && ex_dec_q.mret && !trap),
     .trap_vector_o  (trap_vector),
     .mepc_o         (mepc),
     .timer_irq_i,
@@ -325,6 +361,10 @@ module cpu_core
     .instret_undo_i (wb_trap),
     .time_i
   );
+
+  // Every trap a CSR instruction can meet other than its own illegal access,
+  // known early (a CSR write must not wait for the address adder's traps).
+  assign ex_withdrawn = wb_trap || ex_irq_take || ex_ifault_q || ex_dec_q.illegal;
 
   // Synchronous exceptions of the instruction in EX, highest priority first.
   always_comb begin
@@ -354,18 +394,18 @@ module cpu_core
   end
 
   // Interrupts are taken on the instruction in EX, before it has any effect.
-  assign ex_irq_take = ex_valid_q && irq_pending && !wb_trap;
-  assign ex_trap     = ex_valid_q && !wb_trap && (ex_irq_take || ex_exception);
+  assign ex_irq_take = ex_go && irq_pending && !wb_trap;
+  assign ex_trap     = ex_go && !wb_trap && (ex_irq_take || ex_exception);
   // ID already went to the target of jal and of predicted branches; EX
   // corrects a wrong guess and handles what ID cannot know.
-  assign ex_redirect = ex_valid_q && !trap &&
+  assign ex_redirect = ex_go && !trap &&
                        ((ex_dec_q.branch && ex_branch_taken != ex_predicted_q) ||
                         ex_dec_q.jalr || ex_dec_q.mret || ex_dec_q.fence_i);
   assign ex_redirect_target = (ex_dec_q.branch && !ex_branch_taken) ? ex_pc4 : ex_target;
-  assign ex_retire   = ex_valid_q && !trap && !ex_busy;
+  assign ex_retire   = ex_go && !trap && !ex_busy;
 
-  assign ex_mem_access = ex_valid_q && !trap && (ex_dec_q.load || ex_dec_q.store);
-  assign dbus_req_o    = ex_mem_access;
+  assign dbus_req_o    = ex_go && (ex_dec_q.load || ex_dec_q.store);
+  assign dbus_kill_o   = trap;
   assign dbus_we_o     = ex_dec_q.store;
   assign dbus_addr_o   = ex_addr;
   always_comb begin
@@ -379,7 +419,6 @@ module cpu_core
   always_comb begin
     unique case (ex_dec_q.result_sel)
       cpu_pkg::RES_PC4: ex_result = ex_pc4;
-      cpu_pkg::RES_MUL: ex_result = (ex_dec_q.funct3[1:0] == 2'b00) ? mul_product[31:0] : mul_product[63:32];
       cpu_pkg::RES_DIV: ex_result = div_result;
       cpu_pkg::RES_CSR: ex_result = ex_csr_rdata;
       default: ex_result = ex_alu_result;
@@ -394,6 +433,8 @@ module cpu_core
       wb_rf_we_q  <= 1'b0;
       wb_load_q   <= 1'b0;
       wb_store_q  <= 1'b0;
+      wb_mul_q    <= 1'b0;
+      wb_product_q <= '0;
       wb_rd_q     <= '0;
       wb_funct3_q <= '0;
       wb_result_q <= '0;
@@ -404,6 +445,8 @@ module cpu_core
       wb_rf_we_q  <= ex_dec_q.rf_we;
       wb_load_q   <= ex_dec_q.load;
       wb_store_q  <= ex_dec_q.store;
+      wb_mul_q    <= ex_dec_q.result_sel == cpu_pkg::RES_MUL;
+      wb_product_q <= mul_product;
       wb_rd_q     <= ex_dec_q.rd;
       wb_funct3_q <= ex_dec_q.funct3;
       wb_result_q <= ex_result;
@@ -423,7 +466,11 @@ module cpu_core
       default: wb_load_data = shifted;
     endcase
   end
-  assign wb_result = wb_load_q ? wb_load_data : wb_result_q;
+  always_comb begin
+    if (wb_load_q)     wb_result = wb_load_data;
+    else if (!wb_mul_q) wb_result = wb_result_q;
+    else               wb_result = (wb_funct3_q[1:0] == 2'b00) ? wb_product_q[31:0] : wb_product_q[63:32];
+  end
   assign wb_trap   = wb_valid_q && (wb_load_q || wb_store_q) && dbus_err_i;
 
   // ======================================================================

@@ -8,7 +8,9 @@ module cpu_csr #(
   input  logic        clk_i,
   input  logic        rst_ni,
 
-  // Access from the EX stage. Commit only with access_i and !illegal_o.
+  // Access from the EX stage (not asserted when an older fault, an interrupt
+  // or a fetch fault withdraws the instruction). Commit only with access_i
+  // and !illegal_o.
   input  logic            access_i,
   input  logic [11:0]     addr_i,
   input  cpu_pkg::csr_op_e op_i,
@@ -17,7 +19,9 @@ module cpu_csr #(
   output logic [31:0]     rdata_o,
   output logic            illegal_o,
 
-  // Trap entry (takes priority over a CSR write in the same cycle) and mret.
+  // Trap entry and mret. The trap's state (mepc, mcause, mtval, mstatus) is
+  // written a cycle late, from registers: the trap signal ends EX's longest
+  // path, and the handler's first instruction is still two cycles away.
   input  logic        trap_i,
   input  logic        trap_irq_i,
   input  logic [4:0]  trap_cause_i,
@@ -51,6 +55,11 @@ module cpu_csr #(
   // of EX's longest path); reads add the step still pending.
   logic        instret_pending_q, instret_undo_pending_q;
   logic [63:0] minstret_step, minstret;
+
+  logic        trap_q, trap_irq_q;
+  logic [4:0]  trap_cause_q;
+  logic [31:2] trap_pc_q;
+  logic [31:0] trap_tval_q;
 
   logic [31:0] new_value, counter_value;
   logic [63:0] counter;
@@ -104,7 +113,7 @@ module cpu_csr #(
 
   assign read_only = (addr_i[11:10] == 2'b11);
   assign illegal_o = access_i && (!known || (write_i && read_only));
-  assign do_write  = access_i && write_i && !illegal_o && !trap_i;
+  assign do_write  = access_i && write_i && !illegal_o;
 
   // +1, 0 or -1 (a retired access that faulted in WB is taken back).
   assign minstret_step = {{63{instret_undo_pending_q && !instret_pending_q}},
@@ -128,7 +137,17 @@ module cpu_csr #(
       minstret_q       <= '0;
       instret_pending_q      <= 1'b0;
       instret_undo_pending_q <= 1'b0;
+      trap_q           <= 1'b0;
+      trap_irq_q       <= 1'b0;
+      trap_cause_q     <= '0;
+      trap_pc_q        <= '0;
+      trap_tval_q      <= '0;
     end else begin
+      trap_q                 <= trap_i;
+      trap_irq_q             <= trap_irq_i;
+      trap_cause_q           <= trap_cause_i;
+      trap_pc_q              <= trap_pc_i;
+      trap_tval_q            <= trap_tval_i;
       mcycle_q               <= mcycle_q + 64'd1;
       minstret_q             <= minstret;
       // The instruction that writes minstret does not count on top of the
@@ -137,11 +156,12 @@ module cpu_csr #(
                                                             addr_i == cpu_pkg::CSR_MINSTRETH));
       instret_undo_pending_q <= instret_undo_i;
 
-      if (trap_i) begin
-        mepc_q        <= trap_pc_i;
-        mcause_irq_q  <= trap_irq_i;
-        mcause_code_q <= trap_cause_i;
-        mtval_q       <= trap_tval_i;
+      // EX is empty the cycle after a trap: no mret or write competes.
+      if (trap_q) begin
+        mepc_q        <= trap_pc_q;
+        mcause_irq_q  <= trap_irq_q;
+        mcause_code_q <= trap_cause_q;
+        mtval_q       <= trap_tval_q;
         mpie_q        <= mie_q;
         mie_q         <= 1'b0;
       end else if (mret_i) begin

@@ -88,7 +88,9 @@ module cpu_divider (
   end
 
   assign result   = want_rem_q ? remainder_d : quotient_d;
-  assign done_o   = last && !abort_i;
+  // Not gated by abort_i: a squashed division leaves EX with the trap anyway,
+  // and the stall that done_o ends must not wait for the trap signal.
+  assign done_o   = last;
   assign result_o = negate_q ? -result : result;
 
 endmodule : cpu_divider

@@ -1,5 +1,6 @@
-// Inferred dual-port RAM: port A reads (instruction fetch), port B reads or
-// writes with byte enables (data). Both answer one cycle after the address.
+// Inferred dual-port RAM: port A reads (instruction fetch; a_en_i low keeps
+// the last word), port B reads or writes with byte enables (data). Both
+// answer one cycle after the address.
 // Contents at start: InitFile ($readmemh, for bitstreams) or, in the
 // simulator, the ELF loader through sim_mem_init().
 module soc_ram #(
@@ -10,6 +11,7 @@ module soc_ram #(
   localparam int unsigned AddrW = $clog2(Words)
 ) (
   input  logic             clk_i,
+  input  logic             a_en_i,
   input  logic [AddrW-1:0] a_addr_i,
   output logic [31:0]      a_rdata_o,
   input  logic             b_req_i,
@@ -34,7 +36,7 @@ module soc_ram #(
 `endif
 
   always_ff @(posedge clk_i) begin
-    a_rdata_o <= mem_q[a_addr_i];
+    if (a_en_i) a_rdata_o <= mem_q[a_addr_i];
   end
 
   always_ff @(posedge clk_i) begin

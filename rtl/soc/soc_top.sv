@@ -38,12 +38,14 @@ module soc_top
   localparam int unsigned NumPeriph = 4;
 
   logic [31:0] ibus_addr, ibus_rdata;
-  logic        ibus_err;
+  logic        ibus_err, ibus_hold;
   soc_bus_pkg::bus_req_t    dbus_req;
   soc_bus_pkg::bus_rsp_t    dbus_rsp;
+  logic        dbus_kill;
   logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
-  logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata;
+  logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata, ram_port_rdata;
   soc_bus_pkg::bus_req_t    ram_b_req;
+  logic        ram_b_rd;
   soc_bus_pkg::bus_req_t uart_req, timer_req, gpio_req, sysctl_req;
   soc_bus_pkg::bus_rsp_t uart_rsp, timer_rsp, gpio_rsp, sysctl_rsp;
   soc_bus_pkg::bus_req_t array_req;
@@ -56,9 +58,11 @@ module soc_top
     .rst_ni,
     .boot_addr_i,
     .ibus_addr_o  (ibus_addr),
+    .ibus_hold_o  (ibus_hold),
     .ibus_rdata_i (ibus_rdata),
     .ibus_err_i   (ibus_err),
     .dbus_req_o   (dbus_req.req),
+    .dbus_kill_o  (dbus_kill),
     .dbus_we_o    (dbus_req.we),
     .dbus_be_o    (dbus_req.be),
     .dbus_addr_o  (dbus_req.addr),
@@ -79,9 +83,11 @@ module soc_top
     .clk_i,
     .rst_ni,
     .ibus_addr_i   (ibus_addr),
+    .ibus_hold_i   (ibus_hold),
     .ibus_rdata_o  (ibus_rdata),
     .ibus_err_o    (ibus_err),
     .dbus_req_i    (dbus_req),
+    .dbus_kill_i   (dbus_kill),
     .dbus_rsp_o    (dbus_rsp),
     .rom_a_addr_o  (rom_a_addr),
     .rom_a_rdata_i (rom_a_rdata),
@@ -90,6 +96,7 @@ module soc_top
     .ram_a_addr_o  (ram_a_addr),
     .ram_a_rdata_i (ram_a_rdata),
     .ram_b_req_o   (ram_b_req),
+    .ram_b_rd_o    (ram_b_rd),
     .ram_b_rdata_i (ram_b_rdata),
     .periph_req_o  ({sysctl_req, gpio_req, timer_req, uart_req}),
     .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp}),
@@ -102,6 +109,7 @@ module soc_top
 
   soc_ram #(.Bytes(RomBytes), .BaseAddr(soc_regs_pkg::ROM_BASE), .InitFile(RomInit)) u_rom (
     .clk_i,
+    .a_en_i    (!ibus_hold),
     .a_addr_i  (rom_a_addr[RomAw+1:2]),
     .a_rdata_o (rom_a_rdata),
     .b_req_i   (1'b1),
@@ -112,16 +120,36 @@ module soc_top
     .b_rdata_o (rom_b_rdata)
   );
 
+  logic             ram_port_req, ram_port_we;
+  logic [3:0]       ram_port_be;
+  logic [RamAw-1:0] ram_port_addr;
+  logic [31:0]      ram_port_wdata;
+
+  ram_store_buffer #(.AddrW(RamAw)) u_ram_sb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (ram_b_req),
+    .rd_i        (ram_b_rd),
+    .rdata_o     (ram_b_rdata),
+    .ram_req_o   (ram_port_req),
+    .ram_we_o    (ram_port_we),
+    .ram_be_o    (ram_port_be),
+    .ram_addr_o  (ram_port_addr),
+    .ram_wdata_o (ram_port_wdata),
+    .ram_rdata_i (ram_port_rdata)
+  );
+
   soc_ram #(.Bytes(RamBytes), .BaseAddr(soc_regs_pkg::RAM_BASE), .InitFile(RamInit)) u_ram (
     .clk_i,
+    .a_en_i    (!ibus_hold),
     .a_addr_i  (ram_a_addr[RamAw+1:2]),
     .a_rdata_o (ram_a_rdata),
-    .b_req_i   (ram_b_req.req),
-    .b_we_i    (ram_b_req.we),
-    .b_be_i    (ram_b_req.be),
-    .b_addr_i  (ram_b_req.addr[RamAw+1:2]),
-    .b_wdata_i (ram_b_req.wdata),
-    .b_rdata_o (ram_b_rdata)
+    .b_req_i   (ram_port_req),
+    .b_we_i    (ram_port_we),
+    .b_be_i    (ram_port_be),
+    .b_addr_i  (ram_port_addr),
+    .b_wdata_i (ram_port_wdata),
+    .b_rdata_o (ram_port_rdata)
   );
 
   uart #(.DivisorDefault(16'(ClkHz / Baud))) u_uart (

@@ -151,6 +151,18 @@ def gen_muldiv():
     w.start()
     w.emit("li a1, 300", "li a2, 3", "mul a3, a1, a2", "divu a4, a3, a2", "rem a5, a3, a4",
            "EXPECT(a4, 300)", "EXPECT(a5, 0)")
+    # Each half of the product forwarded to the very next instruction, to both
+    # operands, to a branch, and a product of products.
+    w.start()
+    w.emit("li a1, 0x12345678", "li a2, 0x9abcdef1", "mulhu a3, a1, a2", "addi a3, a3, 1",
+           "mul a4, a1, a2", "add a5, a4, a4", "mulh a6, a1, a2", "sub a6, a6, a3",
+           f"EXPECT(a3, {((0x12345678 * 0x9abcdef1) >> 32) + 1:#x})",
+           f"EXPECT(a5, {(2 * 0x12345678 * 0x9abcdef1) & M32:#x})",
+           f"EXPECT(a6, {(((0x12345678 * (0x9abcdef1 - (1 << 32))) >> 32) - ((0x12345678 * 0x9abcdef1) >> 32) - 1) & M32:#x})")
+    w.start()
+    w.emit("li a1, 3", "li a2, 4", "mul a3, a1, a2", "mul a4, a1, a1", "mul a6, a3, a4",
+           "mulhsu a7, a6, a6", "mul a5, a3, a3", "beq a5, a3, fail",
+           "EXPECT(a6, 108)", "EXPECT(a7, 0)", "EXPECT(a5, 144)")
     return w.text()
 
 
@@ -234,6 +246,13 @@ def gen_mem():
     w.start()  # two loads back to back, both used at once
     w.emit("li a1, 3", "sw a1, 0(s0)", "li a1, 4", "sw a1, 4(s0)", "lw a2, 0(s0)", "lw a3, 4(s0)",
            "mul a4, a2, a3", "EXPECT(a4, 12)")
+    w.start()  # a division waits for its loaded dividend, then runs to the end
+    w.emit("li a1, 100", "sw a1, 0(s0)", "li a3, 7", "lw a2, 0(s0)", "divu a4, a2, a3", "EXPECT(a4, 14)")
+    w.start()  # one operand loaded, the other written two instructions back; both loaded
+    w.emit("li a1, 5", "sw a1, 0(s0)", "li a3, 9", "lw a2, 0(s0)", "add a4, a3, a2", "add a5, a2, a2",
+           "EXPECT(a4, 14)", "EXPECT(a5, 10)")
+    w.start()  # a jump through a just-loaded address: the stale value (2) would trap
+    w.emit("la a1, 1f", "sw a1, 0(s0)", "li a2, 2", "lw a2, 0(s0)", "jalr x0, 0(a2)", "j fail", "1: nop")
     w.start()  # negative offsets
     w.emit("addi s1, s0, 16", "li a1, 0x77", "sb a1, -1(s1)", "lbu a2, 15(s0)", "EXPECT(a2, 0x77)")
     text = w.text()

@@ -1,7 +1,8 @@
 // Bus unit test: soc_xbar routes every address to the right device (or an
 // error), answers every request on the next cycle, keeps the ROM read-only,
-// hands the array its registered request with the region offset, and routes
-// fetches only to ROM and RAM.
+// hands the array its registered request with the region offset, routes
+// fetches only to ROM and RAM, and lets a withdrawn (killed) request reach
+// no device.
 `timescale 1ns/1ps
 module tb_xbar;
   import soc_bus_pkg::*;
@@ -12,8 +13,9 @@ module tb_xbar;
   logic clk = 0, rst_n = 0;
   bus_req_t req = '0;
   bus_rsp_t rsp;
+  logic kill = 1'b0, ram_b_rd;
   logic [31:0] iaddr = '0, irdata;
-  logic ierr;
+  logic ierr, ihold = 1'b0;
   logic [31:0] rom_a_addr, rom_b_addr, ram_a_addr;
   bus_req_t ram_b_req;
   bus_req_t periph_req [NumPeriph];
@@ -28,12 +30,12 @@ module tb_xbar;
 
   soc_xbar #(.RomBytes(RomBytes), .RamBytes(RamBytes), .NumPeriph(NumPeriph)) dut (
     .clk_i(clk), .rst_ni(rst_n),
-    .ibus_addr_i(iaddr), .ibus_rdata_o(irdata), .ibus_err_o(ierr),
-    .dbus_req_i(req), .dbus_rsp_o(rsp),
+    .ibus_addr_i(iaddr), .ibus_hold_i(ihold), .ibus_rdata_o(irdata), .ibus_err_o(ierr),
+    .dbus_req_i(req), .dbus_kill_i(kill), .dbus_rsp_o(rsp),
     .rom_a_addr_o(rom_a_addr), .rom_a_rdata_i(32'hA000_0000 | rom_a_addr_q),
     .rom_b_addr_o(rom_b_addr), .rom_b_rdata_i(32'hB000_0000 | rom_b_addr_q),
     .ram_a_addr_o(ram_a_addr), .ram_a_rdata_i(32'hC000_0000 | ram_a_addr_q),
-    .ram_b_req_o(ram_b_req), .ram_b_rdata_i(ram_b_rdata_q),
+    .ram_b_req_o(ram_b_req), .ram_b_rd_o(ram_b_rd), .ram_b_rdata_i(ram_b_rdata_q),
     .periph_req_o(periph_req_flat), .periph_rsp_i(periph_rsp_flat),
     .array_req_o(array_req), .array_rsp_i(array_rsp)
   );
@@ -44,10 +46,12 @@ module tb_xbar;
   // Device models: memories echo their (registered) offset, peripherals
   // answer with their index and offset; RAM writes are recorded.
   logic [31:0] rom_a_addr_q, rom_b_addr_q, ram_a_addr_q, ram_b_rdata_q, ram_last_write;
+  int unsigned array_hits;
   always_ff @(posedge clk) begin
-    rom_a_addr_q  <= rom_a_addr;
+    if (array_req.req) array_hits++;
+    if (!ihold) rom_a_addr_q <= rom_a_addr;  // like soc_ram's a_en_i
     rom_b_addr_q  <= rom_b_addr;
-    ram_a_addr_q  <= ram_a_addr;
+    if (!ihold) ram_a_addr_q <= ram_a_addr;
     ram_b_rdata_q <= 32'hD000_0000 | ram_b_req.addr;
     if (ram_b_req.req && ram_b_req.we) ram_last_write <= ram_b_req.wdata;
   end
@@ -133,10 +137,42 @@ module tb_xbar;
     tb_check(rsp.rdata == 32'hE001_0008 && !rsp.err, "pipelined: peripheral 1");
     req = '0;
 
+    // Killed requests: the RAM's port may read (rd), but nothing is accepted.
+    begin
+      int unsigned hits_before, array_before;
+      hits_before  = periph_hits[2];
+      array_before = array_hits;
+      @(negedge clk);
+      kill = 1'b1;
+      req = '{req: 1'b1, we: 1'b1, be: 4'hf, addr: RAM_BASE + 32'h20, wdata: 32'h1111_2222};
+      #1 tb_check(!ram_b_req.req && !ram_b_rd, "killed RAM store: not accepted, no read");
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: RAM_BASE + 32'h24, wdata: '0};
+      #1 tb_check(!ram_b_req.req && ram_b_rd, "killed RAM load: the port may read, not accepted");
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b1, be: 4'hf, addr: PERIPH_BASE + 2 * 4096 + 4, wdata: 32'h5};
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: ARRAY_BASE + 32'h10, wdata: '0};
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b0, be: 4'hf, addr: 32'h3000_0000, wdata: '0};
+      @(negedge clk);
+      tb_check(!rsp.err, "killed unmapped access: no error");
+      req = '0;
+      kill = 1'b0;
+      repeat (2) @(negedge clk);
+      tb_check(periph_hits[2] == hits_before, "killed peripheral write reaches nobody");
+      tb_check(array_hits == array_before, "killed array read reaches nobody");
+    end
+
     expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
     expect_fetch(RAM_BASE + 32'h40, 32'hC000_0040, 1'b0);
     expect_fetch(PERIPH_BASE, 32'h0, 1'b1);
     expect_fetch(32'h0, 32'h0, 1'b1);
+    // Held, the fetch side keeps its last region (the memories keep their word).
+    expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
+    ihold = 1'b1;
+    expect_fetch(PERIPH_BASE, 32'hA000_0020, 1'b0);
+    ihold = 1'b0;
     tb_finish();
   end
 endmodule
