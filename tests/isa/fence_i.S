@@ -37,6 +37,30 @@ patch:
   fence.i
   jal ra, patch2
   EXPECT(a1, 2)
+
+  CASE(4)  /* a jump the branch target buffer has learnt, patched into an addi:
+              the buffer still guesses the jump, ID must fall through */
+  li s1, 0
+  li s2, 4
+  li s3, 0
+hop_loop:
+hop:
+  j hop_over                    /* patched into addi s1, s1, 16 */
+  addi s1, s1, 1
+hop_over:
+  addi s2, s2, -1
+  bnez s2, hop_loop
+  bnez s3, hop_done
+  EXPECT(s1, 0)
+  la a0, hop
+  li a1, 0x01048493             /* addi s1, s1, 16 */
+  sw a1, 0(a0)
+  fence.i
+  li s3, 1
+  li s2, 2
+  j hop_loop
+hop_done:
+  EXPECT(s1, 34)
   j pass
 
 patch2:
