@@ -65,14 +65,10 @@ module soc_xbar
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       isel_q <= SEL_NONE;
-    end else if (ibus_hold_i) begin
-      isel_q <= isel_q;
-    end else if (in_region(ibus_addr_i, soc_regs_pkg::ROM_BASE, RomBytes)) begin
-      isel_q <= SEL_ROM;
-    end else if (in_region(ibus_addr_i, soc_regs_pkg::RAM_BASE, RamBytes)) begin
-      isel_q <= SEL_RAM;
-    end else begin
-      isel_q <= SEL_NONE;
+    end else if (!ibus_hold_i) begin  // held: the memories keep their word too
+      if (in_region(ibus_addr_i, soc_regs_pkg::ROM_BASE, RomBytes))      isel_q <= SEL_ROM;
+      else if (in_region(ibus_addr_i, soc_regs_pkg::RAM_BASE, RamBytes)) isel_q <= SEL_RAM;
+      else                                                               isel_q <= SEL_NONE;
     end
   end
   // Offsets within a region: the bases are aligned, so XOR clears them.
