@@ -57,7 +57,6 @@ module ucm_block #(
   logic [12:0] cam_cfg_q;
   logic [16:0] adc_cfg_q;
   logic [31:0] slot_meta_q, slot_acc_q, slot_valid_count_q;
-  logic [31:0] write_serial_q, search_serial_q;
   logic [31:0] counter_q [13];
   logic [7:0]  step_q [Banks];
   logic [15:0] valid_count_q [Banks];
@@ -71,6 +70,10 @@ module ucm_block #(
   logic [ScoreBits-1:0] t_q;
   logic signed [16:0]   want_q;
   logic signed [31:0]   cut_q, ex_acc_q;
+  logic                 ex_issued_q;      // EXACT has fetched its last plane
+  logic                 x1_valid_q, x2_valid_q;  // EXACT's stages hold a plane group
+  logic [7:0]           x1_pg_q, x2_pg_q;
+  logic [15:0]          x1_j_q, x2_j_q;
   logic [RowW-1:0]      row_q;
   logic [LaneW-1:0]     ex_lane_q;
   logic [16:0]          room_q;
@@ -105,14 +108,9 @@ module ucm_block #(
     meta_addr = base + MetaAw'(row);
   endfunction
 
-  // Query levels for the CAM (-2..2 by QSTEP), three bits per dimension.
-  logic [Dim*3-1:0] qlevel;
-  always_comb begin : c_qlevel
-    qlevel = '0;
-    if (state_q == ST_SCORE) begin
-      for (int unsigned d = 0; d < Dim; d++) qlevel[d*3 +: 3] = ucm_pkg::query_level(query_q[d*8 +: 8], qstep);
-    end
-  end
+  // Query levels for the CAM (-2..2 by QSTEP), three bits per dimension,
+  // taken as a command starts: QUERY and CAM_CFG cannot change while busy.
+  logic [Dim*3-1:0] qlevel_q;
 
   // ------------------------------------------------------------ memories
   logic [MetaAw-1:0]  key_raddr, meta_raddr, meta_waddr, key_waddr;
@@ -161,102 +159,139 @@ module ucm_block #(
   wire [15:0] eng_slot = eng_entry[15:0];
 
   // ------------------------------------------------------------ per-lane arithmetic
-  logic signed [31:0]          lane_s [Lanes];     // S of the lane's slot (score pass)
-  logic signed [31:0]          lane_code [Lanes];  // ADC code of the lane's plane (EXACT)
-  logic [RowW-1:0]             exact_row;
-  logic [15:0]                 score_row;   // the row the score pass is processing
+  // Each datapath is cut into one-clock stages. The score pass handles a row
+  // per cycle in four: the row's cells arrive and give each lane's
+  // similarity (sim_q, then sim2_q); its read noise, mixed meanwhile from
+  // the draw coordinates (noise_a_q, noise_b_q, noise_c_q), is added
+  // (score_q); the row's metadata, read two cycles behind the cells, waits
+  // in meta_q; then both commit (counts, the stored score, charge sharing). EXACT: the plane sums of the arriving cells (cur_q),
+  // the converters (code_q), then the shift-add. A key write: draws, level
+  // and offset, then the cell.
+  localparam int unsigned ScoreLatency = 4;        // a score pass takes Rows + 4 cycles
+  localparam int unsigned WriteCommit  = Dim + 3;  // the key write's last cycle
 
-  assign score_row = cnt_q - 16'd1;
-  assign exact_row = key_rdata[ex_lane_q];
+  logic [RowW-1:0]             exact_row;
+  logic [15:0]                 commit_row;   // the row the score pass commits
+  logic signed [ScoreBits-1:0] sim_d [Lanes], sim_q [Lanes], sim2_q [Lanes];
+  logic [MetaW-1:0]            meta_q [Lanes];
+  logic signed [31:0]          score_d [Lanes], score_q [Lanes];
+  logic signed [ScoreBits-1:0] cur_d [Lanes], cur_q [Lanes];  // a plane's sum, |.| <= 31 Dim
+  logic signed [31:0]          code_d [Lanes], code_q [Lanes];
+  wire                         score_commit = (cnt_q >= 16'(ScoreLatency));
+  logic [31:0]                 noise_index_q [Lanes], noise_a_q [Lanes], noise_b_q [Lanes];
+  logic signed [31:0]          noise_c_q [Lanes];
+
+  assign commit_row = cnt_q - 16'(ScoreLatency);
+  assign exact_row  = key_rdata[ex_lane_q];
+
+  // Sum of Dim terms as a balanced tree: log2(Dim) adders deep, where a
+  // running sum would chain Dim of them.
+  function automatic logic signed [ScoreBits-1:0] tree_sum(logic [Dim*ScoreBits-1:0] terms);
+    logic [Dim*ScoreBits-1:0] t;
+    t = terms;
+    for (int unsigned lvl = 0; (1 << lvl) < Dim; lvl++) begin
+      for (int unsigned i = 0; i + (1 << lvl) < Dim; i = i + (2 << lvl)) begin
+        t[i*ScoreBits +: ScoreBits] = t[i*ScoreBits +: ScoreBits] + t[(i + (1 << lvl))*ScoreBits +: ScoreBits];
+      end
+    end
+    tree_sum = t[ScoreBits-1:0];
+  endfunction
 
   // The arithmetic runs only in the states that use it (an idle block costs
-  // the simulator almost nothing): CAM similarity plus read noise per lane in
-  // the score pass, bit planes through the ADCs in EXACT, one cell in WRITE.
-  logic signed [5:0] new_cell;
-  logic [31:0]       noise_draw_q [Lanes];
-  logic [31:0]       var_draw_q;
-  logic [16:0]       stuck_draw_q;  // [15:0] against the rate, [16] the level's sign
-  logic [15:0]       cell_idx;      // the cell a key write encodes this cycle
-  assign cell_idx = cnt_q - 16'd1;
+  // the simulator almost nothing).
   always_comb begin : c_lanes
     // Sign extensions written out, so every product's and sum's width shows.
-    logic signed [ScoreBits-1:0] sim;
-    logic signed [7:0]           conductance, drive, product;
-    logic signed [31:0]          current;
-    logic [31:0]                 b;
-    new_cell = '0;
+    logic signed [7:0]  conductance, drive, product;
+    logic [31:0]        b;
+    logic [Dim*ScoreBits-1:0] terms;
     {conductance, drive, product} = '0;
-    sim      = '0;
-    current  = '0;
-    b        = '0;
+    b = '0;
+    terms = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      lane_s[l]    = '0;
-      lane_code[l] = '0;
+      sim_d[l]   = '0;
+      score_d[l] = '0;
+      cur_d[l]   = '0;
+      code_d[l]  = '0;
     end
-    if (busy) begin
+    if (state_q == ST_SCORE) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
-        sim          = '0;
-        current      = '0;
-        b            = 32'(pg_q) * Lanes + l;
-        if (state_q == ST_SCORE) begin
-          for (int unsigned d = 0; d < Dim; d++) begin
-            conductance = {{2{key_rdata[l][d*6+5]}}, key_rdata[l][d*6 +: 6]};
-            drive       = {{5{qlevel[d*3+2]}}, qlevel[d*3 +: 3]};
-            product     = conductance * drive;  // |.| <= 62
-            sim         = sim + {{(ScoreBits-8){product[7]}}, product};
-          end
-          lane_s[l] = {{(32-ScoreBits){sim[ScoreBits-1]}}, sim} + ucm_pkg::noise(noise_draw_q[l], read_noise);
+        for (int unsigned d = 0; d < Dim; d++) begin
+          conductance = {{2{key_rdata[l][d*6+5]}}, key_rdata[l][d*6 +: 6]};
+          drive       = {{5{qlevel_q[d*3+2]}}, qlevel_q[d*3 +: 3]};
+          product     = conductance * drive;  // |.| <= 62
+          terms[d*ScoreBits +: ScoreBits] = {{(ScoreBits-8){product[7]}}, product};
         end
-        if (state_q == ST_EXACT) begin
-          for (int unsigned d = 0; d < Dim; d++) begin
-            if (b < QBits && query_q[d*8 + 32'(b[2:0])]) current = current + {{26{exact_row[d*6+5]}}, exact_row[d*6 +: 6]};
-          end
-          lane_code[l] = f_ideal ? current : ucm_pkg::adc(current, adc_gain, adc_shift, 32'(adc_bits));
-        end
+        sim_d[l] = tree_sum(terms);
+        score_d[l] = {{(32-ScoreBits){sim2_q[l][ScoreBits-1]}}, sim2_q[l]} + noise_c_q[l];
       end
     end
-    if (state_q == ST_WRITE) begin
-      new_cell = ucm_pkg::cell_value(key_q[(32'(cell_idx) % Dim)*8 +: 8], step_q[bank_q], CellBits, sigma,
-                                     stuck_rate, var_draw_q, stuck_draw_q);
+    if (state_q == ST_EXACT) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        b = 32'(pg_q) * Lanes + l;
+        for (int unsigned d = 0; d < Dim; d++) begin
+          terms[d*ScoreBits +: ScoreBits] = (b < QBits && query_q[d*8 + 32'(b[2:0])]) ?
+              {{(ScoreBits-6){exact_row[d*6+5]}}, exact_row[d*6 +: 6]} : '0;
+        end
+        cur_d[l] = tree_sum(terms);
+        code_d[l] = {{(32-ScoreBits){cur_q[l][ScoreBits-1]}}, cur_q[l]};
+        if (!f_ideal) code_d[l] = ucm_pkg::adc(code_d[l], adc_gain, adc_shift, 32'(adc_bits));
+      end
     end
   end
 
-  // PRNG draws, one cycle ahead of their use so that no multiplier chain
-  // sits in front of the arithmetic: the score pass draws the read noise of
-  // the row it is reading (used when its data arrives), a key write the
-  // variation and stuck draws of cell cnt (used the next cycle). The draw
-  // coordinates are kept as running sums: per-command bases, and index
-  // terms stepping by Lanes (slots) or 1 (cells) times the index multiplier.
-  logic [31:0] noise_base_q, write_base_q, index_term_q;
-  logic [31:0] noise_mix [Lanes];
-  logic [31:0] var_mix, stuck_mix;
-  always_comb begin : c_draws
-    var_mix   = '0;
-    stuck_mix = '0;
-    for (int unsigned l = 0; l < Lanes; l++) noise_mix[l] = '0;
+  // PRNG draws. The coordinates are running sums: per-command bases (seed
+  // plus serial terms, registered every cycle, so ready when a command
+  // starts) and index terms stepping by Lanes (slots) or 1 (cells) times the
+  // index multiplier. The score pass mixes the read noise of the row it is
+  // reading, ready two cycles later with the row's similarity; a key write
+  // mixes the variation and stuck draws of cell cnt, then turns them into
+  // the cell's offset and stuck flag.
+  logic [31:0]       search_term_q, write_term_q, noise_base_q, write_base_q, write_index_q;
+  logic [31:0]       var_a_q, var_b_q, stuck_a_q, stuck_b_q;
+  logic signed [31:0] offset_q;
+  logic signed [2:0] level_q;
+  logic [16:0]       stuck_q;  // [15:0] against the rate, [16] the level's sign
+  logic signed [5:0] new_cell;
+  logic [15:0]       level_idx;  // the key component whose level is taken this cycle
+  assign level_idx = cnt_q - 16'd2;
+  assign new_cell  = ucm_pkg::cell_value(level_q, offset_q, CellBits, stuck_rate, stuck_q);
+
+  always_ff @(posedge clk_i) begin : s_stages
+    noise_base_q <= seed_q + search_term_q + 32'd2 * ucm_pkg::DrawDomainMul;
+    write_base_q <= seed_q + write_term_q;
+    if (!busy) begin
+      write_index_q <= '0;
+      for (int unsigned l = 0; l < Lanes; l++) noise_index_q[l] <= 32'(l) * ucm_pkg::DrawIndexMul;
+    end
     if (state_q == ST_SCORE) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
-        noise_mix[l] = ucm_pkg::mix(noise_base_q + index_term_q + 32'(l) * ucm_pkg::DrawIndexMul);
+        noise_index_q[l] <= noise_index_q[l] + 32'(Lanes) * ucm_pkg::DrawIndexMul;
+        noise_a_q[l]     <= ucm_pkg::mix_a(noise_base_q + noise_index_q[l]);
+        noise_b_q[l]     <= ucm_pkg::mix_b(noise_a_q[l]);
+        noise_c_q[l]     <= ucm_pkg::noise(ucm_pkg::mix_out(noise_b_q[l]), read_noise);
+        sim_q[l]         <= sim_d[l];
+        sim2_q[l]        <= sim_q[l];
+        score_q[l]       <= score_d[l];
+      end
+    end
+    if (state_q == ST_SCORE || state_q == ST_VICTIM) begin
+      for (int unsigned l = 0; l < Lanes; l++) meta_q[l] <= meta_rdata[l];
+    end
+    if (state_q == ST_EXACT) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        cur_q[l]  <= cur_d[l];
+        code_q[l] <= code_d[l];
       end
     end
     if (state_q == ST_WRITE) begin
-      var_mix   = ucm_pkg::mix(write_base_q + index_term_q);
-      stuck_mix = ucm_pkg::mix(write_base_q + index_term_q + ucm_pkg::DrawDomainMul);
-    end
-  end
-
-  always_ff @(posedge clk_i) begin : s_draws
-    noise_base_q <= seed_q + search_serial_q * ucm_pkg::DrawSerialMul + 32'd2 * ucm_pkg::DrawDomainMul;
-    write_base_q <= seed_q + write_serial_q * ucm_pkg::DrawSerialMul;
-    if (!busy) index_term_q <= '0;
-    if (state_q == ST_SCORE) begin
-      index_term_q <= index_term_q + 32'(Lanes) * ucm_pkg::DrawIndexMul;
-      for (int unsigned l = 0; l < Lanes; l++) noise_draw_q[l] <= noise_mix[l];
-    end
-    if (state_q == ST_WRITE) begin
-      index_term_q <= index_term_q + ucm_pkg::DrawIndexMul;
-      var_draw_q   <= var_mix;
-      stuck_draw_q <= stuck_mix[16:0];
+      write_index_q <= write_index_q + ucm_pkg::DrawIndexMul;
+      var_a_q   <= ucm_pkg::mix_a(write_base_q + write_index_q);
+      stuck_a_q <= ucm_pkg::mix_a(write_base_q + write_index_q + ucm_pkg::DrawDomainMul);
+      var_b_q   <= ucm_pkg::mix_b(var_a_q);
+      stuck_b_q <= ucm_pkg::mix_b(stuck_a_q);
+      offset_q  <= ucm_pkg::noise(ucm_pkg::mix_out(var_b_q), sigma);
+      stuck_q   <= 17'(ucm_pkg::mix_out(stuck_b_q));
+      level_q   <= ucm_pkg::cell_level(key_q[(32'(level_idx) % Dim)*8 +: 8], step_q[bank_q], CellBits);
     end
   end
 
@@ -302,8 +337,8 @@ module ucm_block #(
     for (int unsigned l = 0; l < Lanes; l++) take_idx[l] = '0;
     if (busy) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
-        valid  = meta_rdata[l][0];
-        prot   = meta_rdata[l][1];
+        valid  = meta_q[l][0];  // the score and victim passes' registered metadata
+        prot   = meta_q[l][1];
         s      = {{(32-ScoreBits){search_rdata[l][ScoreBits-1]}}, search_rdata[l][ScoreBits-1:0]};
         biased = search_rdata[l][ScoreBits-1:0] ^ (ScoreBits'(1) << (ScoreBits - 1));
         cand   = search_rdata[l][ScoreBits];
@@ -312,7 +347,7 @@ module ucm_block #(
           // Score pass: candidates and the threshold count, from the slot's flags.
           ST_SCORE: begin
             if (valid && prot && f_force) forced_n = forced_n + 16'd1;
-            if (valid && !(prot && f_force) && lane_s[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
+            if (valid && !(prot && f_force) && score_q[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
           end
           // Later passes read {forced, cand, S} back.
           ST_RADIX: if (scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
@@ -329,12 +364,12 @@ module ucm_block #(
           end
           // Min-detect: lowest accumulator, then oldest position, then lowest slot.
           ST_VICTIM: begin
-            if (valid && !prot && (!victim_found || meta_rdata[l][49:18] < victim_acc ||
-                (meta_rdata[l][49:18] == victim_acc && meta_rdata[l][17:2] < victim_pos))) begin
+            if (valid && !prot && (!victim_found || meta_q[l][49:18] < victim_acc ||
+                (meta_q[l][49:18] == victim_acc && meta_q[l][17:2] < victim_pos))) begin
               victim_found = 1'b1;
-              victim_acc   = meta_rdata[l][49:18];
-              victim_pos   = meta_rdata[l][17:2];
-              victim_slot  = (score_row << LaneBits) + 16'(l);
+              victim_acc   = meta_q[l][49:18];
+              victim_pos   = meta_q[l][17:2];
+              victim_slot  = ((cnt_q - 16'd2) << LaneBits) + 16'(l);
             end
           end
           default: ;
@@ -344,8 +379,10 @@ module ucm_block #(
     emit_idx = out_q + take_n;
   end
 
-  // Exact scores: the planes this cycle, shift-added with the sign plane
-  // negative; ADC rounds open whenever the shared converters run out.
+  // Exact scores: the converted planes of a group, shift-added with the
+  // sign plane negative; ADC rounds open whenever the shared converters run
+  // out (counted as the planes are fetched).
+  wire ex_issue = (state_q == ST_EXACT) && !prime_q && !ex_issued_q;
   always_comb begin : c_exact
     logic [31:0] b;
     logic signed [31:0] w;
@@ -355,12 +392,10 @@ module ucm_block #(
     conv_n = '0;
     if (state_q == ST_EXACT) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
-        b = 32'(pg_q) * Lanes + l;
-        w = lane_code[l] <<< b;
-        if (b < QBits) begin
-          exact_partial = (b == QBits - 1) ? exact_partial - w : exact_partial + w;
-          conv_n = conv_n + 16'd1;
-        end
+        b = 32'(x2_pg_q) * Lanes + l;
+        w = code_q[l] <<< b;
+        if (b < QBits) exact_partial = (b == QBits - 1) ? exact_partial - w : exact_partial + w;
+        if (32'(pg_q) * Lanes + l < QBits) conv_n = conv_n + 16'd1;
       end
     end
     if (17'(conv_n) > room_q) begin
@@ -386,16 +421,18 @@ module ucm_block #(
   assign acc_sum = 33'(meta_rdata[eng_slot_lane][49:18]) + 33'(eng_entry[31:16]);
 
   // ------------------------------------------------------------ memory ports
-  wire last_row = (cnt_q == 16'(Rows));  // the drain cycle of a pass
+  wire last_row   = (cnt_q == 16'(Rows));  // the drain cycle of a pass
+  wire score_last = (cnt_q == 16'(Rows + ScoreLatency - 1));
+  wire [15:0] scan_row = cnt_q - 16'd1;  // the row whose data a one-stage pass sees
   wire [15:0] fetch_idx = prime_q ? 16'd0 : (pg_q == 8'(PlaneCycles - 1)) ? j_q + 16'd1 : j_q;
 
   always_comb begin : c_ports
     key_raddr    = meta_addr(bank_base, cnt_q);
     meta_raddr   = meta_addr(bank_base, cnt_q);
-    meta_waddr   = meta_addr(bank_base, score_row);
+    meta_waddr   = meta_addr(bank_base, commit_row);
     key_waddr    = meta_addr(bank_base, slot_arg_row);
     search_raddr = RowAw'(cnt_q);
-    search_waddr = RowAw'(score_row);
+    search_waddr = RowAw'(commit_row);
     eng_idx      = cnt_q;
     key_we       = '0;
     meta_we      = '0;
@@ -408,7 +445,7 @@ module ucm_block #(
       ST_WRITE, ST_CTRL, ST_READ: begin
         meta_raddr = meta_addr(bank_base, slot_arg_row);
         meta_waddr = meta_addr(bank_base, slot_arg_row);
-        if (state_q == ST_WRITE && cnt_q == 16'(Dim + 1)) begin
+        if (state_q == ST_WRITE && cnt_q == 16'(WriteCommit)) begin
           key_we[slot_arg_lane]     = 1'b1;
           meta_we[slot_arg_lane]    = 1'b1;
           meta_wdata[slot_arg_lane] = {acc_init_q, pos_reg_q, f_protect, 1'b1};
@@ -425,17 +462,18 @@ module ucm_block #(
         for (int unsigned l = 0; l < Lanes; l++) meta_wdata[l] = '0;
       end
       ST_SCORE: begin
-        if (cnt_q != 16'd0) begin
+        meta_raddr = meta_addr(bank_base, cnt_q - 16'd2);
+        if (score_commit) begin
           search_we = '1;
           for (int unsigned l = 0; l < Lanes; l++) begin
-            search_wdata[l] = {meta_rdata[l][0] && meta_rdata[l][1] && f_force,
-                               meta_rdata[l][0] && !(meta_rdata[l][1] && f_force),
-                               lane_s[l][ScoreBits-1:0]};
+            search_wdata[l] = {meta_q[l][0] && meta_q[l][1] && f_force,
+                               meta_q[l][0] && !(meta_q[l][1] && f_force),
+                               score_q[l][ScoreBits-1:0]};
           end
           if (f_accum) begin
             for (int unsigned l = 0; l < Lanes; l++) begin
-              meta_we[l] = meta_rdata[l][0];
-              meta_wdata[l][49:18] = charge_share(meta_rdata[l][49:18], lane_s[l][ScoreBits-1:0], alpha);
+              meta_we[l]    = meta_q[l][0];
+              meta_wdata[l] = {charge_share(meta_q[l][49:18], score_q[l][ScoreBits-1:0], alpha), meta_q[l][17:0]};
             end
           end
         end
@@ -491,16 +529,16 @@ module ucm_block #(
           sout_we[lane_of(take_idx[l])]    = 1'b1;
           list_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
           sout_waddr[lane_of(take_idx[l])] = RowAw'(take_idx[l] >> LaneBits);
-          list_wdata[lane_of(take_idx[l])] = ({16'b0, score_row} << LaneBits) + 32'(l);
+          list_wdata[lane_of(take_idx[l])] = ({16'b0, scan_row} << LaneBits) + 32'(l);
           sout_wdata[lane_of(take_idx[l])] = {{(32-ScoreBits){search_rdata[l][ScoreBits-1]}},
                                               search_rdata[l][ScoreBits-1:0]};
         end
       end
     end
-    if (state_q == ST_EXACT && !prime_q && pg_q == 8'(PlaneCycles - 1)) begin
-      sout_we[lane_of(j_q)]    = 1'b1;
-      sout_waddr[lane_of(j_q)] = RowAw'(j_q >> LaneBits);
-      sout_wdata[lane_of(j_q)] = ex_acc_q + exact_partial;
+    if (state_q == ST_EXACT && x2_valid_q && x2_pg_q == 8'(PlaneCycles - 1)) begin
+      sout_we[lane_of(x2_j_q)]    = 1'b1;
+      sout_waddr[lane_of(x2_j_q)] = RowAw'(x2_j_q >> LaneBits);
+      sout_wdata[lane_of(x2_j_q)] = ex_acc_q + exact_partial;
     end
   end
 
@@ -624,7 +662,7 @@ module ucm_block #(
 
   // ------------------------------------------------------------ counters
   // What each cycle adds to each counter: its busy cycles by mode, and the
-  // device events of a command (counted as it starts or as it goes).
+  // device events of a command (counted in its first cycle or as it goes).
   logic [31:0] counter_add [13];
   logic        clear_counters;
   assign clear_counters = !busy && bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_CTRL_OFFSET && req_i.wdata[0];
@@ -641,18 +679,19 @@ module ucm_block #(
       ST_CTRL, ST_READ, ST_RESET: counter_add[C_MISC] = 32'd1;
       default: ;
     endcase
-    if (state_q == ST_WRITE && cnt_q == 16'(Dim + 1)) counter_add[E_CELL_WRITE] = 32'(Dim);
-    if (state_q == ST_EXACT && !prime_q && !f_ideal) begin
+    if (state_q == ST_WRITE && cnt_q == 16'(WriteCommit)) counter_add[E_CELL_WRITE] = 32'(Dim);
+    if (ex_issue && !f_ideal) begin
       counter_add[E_ADC_CONV]  = 32'(conv_n);
       counter_add[E_ADC_ROUND] = 32'(rounds_n);
     end
     if (state_q == ST_ACC && phase_q && meta_rdata[eng_slot_lane][0]) counter_add[E_ACC_UPDATE] = 32'd1;
-    if (cmd_start && cmd_state == ST_SCORE) begin
+    // A command's own events in its first cycle.
+    if (state_q == ST_SCORE && cnt_q == 16'd0) begin
       counter_add[E_SEARCH]      = 32'd1;
-      counter_add[E_CELL_SEARCH] = 32'(valid_count_q[BankW'(cmd_bank)]) * Dim;
-      if (req_i.wdata[6]) counter_add[E_ACC_UPDATE] = 32'(valid_count_q[BankW'(cmd_bank)]);
+      counter_add[E_CELL_SEARCH] = 32'(valid_count_q[bank_q]) * Dim;
+      if (f_accum) counter_add[E_ACC_UPDATE] = 32'(valid_count_q[bank_q]);
     end
-    if (cmd_start && cmd_state == ST_VICTIM) counter_add[E_MIN_DETECT] = 32'd1;
+    if (state_q == ST_VICTIM && cnt_q == 16'd0) counter_add[E_MIN_DETECT] = 32'd1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_counters
@@ -660,7 +699,7 @@ module ucm_block #(
       for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
     end else if (clear_counters) begin
       for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
-    end else if (busy || cmd_start) begin
+    end else if (busy) begin
       for (int unsigned i = 0; i < 13; i++) counter_q[i] <= counter_q[i] + counter_add[i];
     end
   end
@@ -675,14 +714,14 @@ module ucm_block #(
   always_comb begin
     finish = 1'b0;
     unique case (state_q)
-      ST_WRITE:    finish = (cnt_q == 16'(Dim + 1));
+      ST_WRITE:    finish = (cnt_q == 16'(WriteCommit));
       ST_CTRL,
       ST_READ:     finish = (cnt_q == 16'd1);
       ST_RESET:    finish = (cnt_q == 16'(Rows - 1));
-      ST_EMIT,
-      ST_VICTIM:   finish = last_row;
+      ST_EMIT:     finish = last_row;
+      ST_VICTIM:   finish = (cnt_q == 16'(Rows + 1));
       ST_VALIDATE: finish = (cnt_q == arg_q - 16'd1) && (bad_q || 32'(eng_slot) >= Slots);
-      ST_EXACT:    finish = !prime_q && pg_q == 8'(PlaneCycles - 1) && j_q == arg_q - 16'd1;
+      ST_EXACT:    finish = x2_valid_q && x2_pg_q == 8'(PlaneCycles - 1) && x2_j_q == arg_q - 16'd1;
       ST_ACC:      finish = phase_q && j_q == arg_q - 16'd1;
       default: ;
     endcase
@@ -710,8 +749,9 @@ module ucm_block #(
       slot_meta_q  <= '0;
       slot_acc_q   <= '0;
       slot_valid_count_q <= '0;
-      write_serial_q  <= '0;
-      search_serial_q <= '0;
+      write_term_q  <= '0;
+      search_term_q <= '0;
+      qlevel_q      <= '0;
       for (int unsigned b = 0; b < Banks; b++) begin
         step_q[b]        <= '0;
         valid_count_q[b] <= '0;
@@ -735,6 +775,13 @@ module ucm_block #(
       want_q  <= '0;
       cut_q   <= '0;
       ex_acc_q <= '0;
+      ex_issued_q <= 1'b0;
+      x1_valid_q  <= 1'b0;
+      x2_valid_q  <= 1'b0;
+      x1_pg_q     <= '0;
+      x2_pg_q     <= '0;
+      x1_j_q      <= '0;
+      x2_j_q      <= '0;
       row_q   <= '0;
       ex_lane_q <= '0;
       room_q  <= '0;
@@ -760,8 +807,8 @@ module ucm_block #(
             soc_regs_pkg::UCM_NOISE_CFG_OFFSET: noise_cfg_q <= req_i.wdata;
             soc_regs_pkg::UCM_SEED_OFFSET: begin
               seed_q          <= req_i.wdata;
-              write_serial_q  <= '0;
-              search_serial_q <= '0;
+              write_term_q  <= '0;
+              search_term_q <= '0;
             end
             default: ;
           endcase
@@ -795,6 +842,10 @@ module ucm_block #(
         found_q <= 1'b0;
         room_q  <= '0;
         ex_acc_q <= '0;
+        ex_issued_q <= 1'b0;
+        x1_valid_q  <= 1'b0;
+        x2_valid_q  <= 1'b0;
+        for (int unsigned d = 0; d < Dim; d++) qlevel_q[d*3 +: 3] <= ucm_pkg::query_level(query_q[d*8 +: 8], qstep);
       end
 
       if (busy) begin
@@ -805,11 +856,12 @@ module ucm_block #(
         end
         unique case (state_q)
           ST_WRITE: begin
-            // cnt 0 draws cell 0's coordinates; 1..Dim encode; Dim + 1 commits.
-            if (cnt_q != 16'd0 && cnt_q != 16'(Dim + 1)) begin
+            // Cell c is mixed at cnt c and c + 1, takes its level and offset
+            // at c + 2 and enters the row at c + 3; Dim + 3 commits.
+            if (cnt_q >= 16'd3 && cnt_q != 16'(WriteCommit)) begin
               row_q <= {new_cell, row_q[RowW-1:6]};
-            end else if (cnt_q == 16'(Dim + 1)) begin
-              write_serial_q <= write_serial_q + 32'd1;
+            end else if (cnt_q == 16'(WriteCommit)) begin
+              write_term_q <= write_term_q + ucm_pkg::DrawSerialMul;
               if (!meta_rdata[slot_arg_lane][0]) valid_count_q[bank_q] <= valid_count_q[bank_q] + 16'd1;
             end
           end
@@ -827,11 +879,11 @@ module ucm_block #(
             if (finish) valid_count_q[bank_q] <= '0;
           end
           ST_SCORE: begin
-            if (cnt_q != 16'd0) begin
+            if (score_commit) begin
               forced_q <= forced_n;
               tally_q  <= tally_q + over_thr_n;
             end
-            if (last_row) begin
+            if (score_last) begin
               logic signed [16:0] want;
               want = $signed({1'b0, arg_q}) - $signed({1'b0, forced_n});
               want_q  <= want;
@@ -879,7 +931,7 @@ module ucm_block #(
             end
             if (finish) begin
               result_q <= 32'(emit_idx);
-              search_serial_q <= search_serial_q + 32'd1;
+              search_term_q <= search_term_q + ucm_pkg::DrawSerialMul;
             end
           end
           ST_VALIDATE: begin
@@ -891,26 +943,32 @@ module ucm_block #(
             end
           end
           ST_EXACT: begin
-            ex_lane_q <= eng_slot_lane;
-            prime_q   <= 1'b0;
-            if (!prime_q) begin
+            ex_lane_q  <= eng_slot_lane;
+            prime_q    <= 1'b0;
+            x1_valid_q <= ex_issue;
+            x1_pg_q    <= pg_q;
+            x1_j_q     <= j_q;
+            x2_valid_q <= x1_valid_q;
+            x2_pg_q    <= x1_pg_q;
+            x2_j_q     <= x1_j_q;
+            if (ex_issue) begin
               if (!f_ideal) room_q <= room_n;
               if (pg_q == 8'(PlaneCycles - 1)) begin
-                pg_q     <= '0;
-                ex_acc_q <= '0;
-                j_q      <= j_q + 16'd1;
+                pg_q <= '0;
+                j_q  <= j_q + 16'd1;
+                if (j_q == arg_q - 16'd1) ex_issued_q <= 1'b1;
               end else begin
-                pg_q     <= pg_q + 8'd1;
-                ex_acc_q <= ex_acc_q + exact_partial;
+                pg_q <= pg_q + 8'd1;
               end
             end
+            if (x2_valid_q) ex_acc_q <= (x2_pg_q == 8'(PlaneCycles - 1)) ? 32'sd0 : ex_acc_q + exact_partial;
           end
           ST_ACC: begin
             phase_q <= !phase_q;
             if (phase_q) j_q <= j_q + 16'd1;
           end
           ST_VICTIM: begin
-            if (cnt_q != 16'd0) begin
+            if (cnt_q >= 16'd2) begin
               found_q     <= victim_found;
               best_acc_q  <= victim_acc;
               best_pos_q  <= victim_pos;

@@ -10,24 +10,34 @@ package ucm_pkg;
   // Draws are lowbias32(seed + serial * DrawSerialMul + index * DrawIndexMul
   // + domain * DrawDomainMul): a pure function of their coordinates, in the
   // domains 0 (cell variation), 1 (stuck cells) and 2 (read noise). The block
-  // keeps the sum as running terms (adds only) and calls mix on it.
+  // keeps the sum as running terms (adds only) and mixes it in three steps,
+  // one per clock, so no two multipliers sit in one cycle:
+  // mix_out(mix_b(mix_a(x))) is lowbias32(x).
   localparam logic [31:0] DrawSerialMul = 32'h9E37_79B9;
   localparam logic [31:0] DrawIndexMul  = 32'h85EB_CA77;
   localparam logic [31:0] DrawDomainMul = 32'hC2B2_AE3D;
 
-  function automatic logic [31:0] mix(logic [31:0] x0);
-    logic [31:0] x;
-    x = (x0 ^ (x0 >> 16)) * 32'h7FEB_352D;
-    x = (x ^ (x >> 15)) * 32'h846C_A68B;
-    mix = x ^ (x >> 16);
+  function automatic logic [31:0] mix_a(logic [31:0] x);
+    mix_a = (x ^ (x >> 16)) * 32'h7FEB_352D;
+  endfunction
+
+  function automatic logic [31:0] mix_b(logic [31:0] x);
+    mix_b = (x ^ (x >> 15)) * 32'h846C_A68B;
+  endfunction
+
+  function automatic logic [31:0] mix_out(logic [31:0] x);
+    mix_out = x ^ (x >> 16);
   endfunction
 
   // Approximately Gaussian: the draw's four bytes summed and centred
   // (standard deviation 147.8), scaled by sigma: round(g * sigma * 7 / 8192).
+  // Narrow widths (|g| <= 510, |g * sigma * 7| < 2^20), so one multiplier.
   function automatic logic signed [31:0] noise(logic [31:0] rnd, logic [7:0] sigma);
-    logic signed [31:0] gauss;
-    gauss = 32'(rnd[7:0]) + 32'(rnd[15:8]) + 32'(rnd[23:16]) + 32'(rnd[31:24]) - 32'sd510;
-    noise = (gauss * $signed({24'b0, sigma}) * 32'sd7 + 32'sd4096) >>> 13;
+    logic signed [10:0] gauss;
+    logic signed [22:0] scaled;
+    gauss  = 11'({3'b0, rnd[7:0]} + {3'b0, rnd[15:8]} + {3'b0, rnd[23:16]} + {3'b0, rnd[31:24]} - 11'd510);
+    scaled = $signed({{12{gauss[10]}}, gauss}) * $signed({15'b0, sigma}) * 23'sd7 + 23'sd4096;
+    noise  = $signed({{9{scaled[22]}}, scaled}) >>> 13;
   endfunction
 
   // Magnitude level of |v| by step: min(max_level, (|v| + step/2) / step).
@@ -41,19 +51,23 @@ package ucm_pkg;
     else                                            magnitude = 2'd0;
   endfunction
 
-  // A written cell: 1-bit cells store the sign (+-1), 3-bit cells the signed
-  // magnitude level (-3..3), in eighths, plus the threshold-voltage offset;
-  // a stuck cell holds the full level of its draw's sign.
-  function automatic logic signed [5:0] cell_value(logic [7:0] key, logic [7:0] step, int unsigned cell_bits,
-                                                   logic [7:0] sigma, logic [15:0] stuck_rate,
-                                                   logic [31:0] variation_draw, logic [16:0] stuck_draw);
-    logic signed [31:0] level, value, full;
-    logic [1:0]         m;
+  // A written cell, in two steps: the level of the key component (1-bit
+  // cells store the sign, +-1; 3-bit cells the signed magnitude, -3..3), then
+  // its conductance in eighths: 8 x level plus the threshold-voltage offset,
+  // clamped; a stuck cell holds the full level of its draw's sign.
+  function automatic logic signed [2:0] cell_level(logic [7:0] key, logic [7:0] step, int unsigned cell_bits);
+    logic [1:0] m;
     m = magnitude(key, step, 2'd3);
-    full = (cell_bits == 1) ? 32'sd8 : 32'sd24;
-    if (cell_bits == 1) level = key[7] ? -32'sd1 : 32'sd1;
-    else level = key[7] ? -$signed({30'b0, m}) : $signed({30'b0, m});
-    value = level * 32'sd8 + noise(variation_draw, sigma);
+    if (cell_bits == 1) cell_level = key[7] ? -3'sd1 : 3'sd1;
+    else cell_level = key[7] ? -$signed({1'b0, m}) : $signed({1'b0, m});
+  endfunction
+
+  function automatic logic signed [5:0] cell_value(logic signed [2:0] level, logic signed [31:0] offset,
+                                                   int unsigned cell_bits, logic [15:0] stuck_rate,
+                                                   logic [16:0] stuck_draw);
+    logic signed [31:0] value, full;
+    full  = (cell_bits == 1) ? 32'sd8 : 32'sd24;
+    value = $signed({{29{level[2]}}, level}) * 32'sd8 + offset;
     if (value > CellMax) value = CellMax;
     if (value < -CellMax) value = -CellMax;
     if (stuck_draw[15:0] < stuck_rate) value = stuck_draw[16] ? full : -full;

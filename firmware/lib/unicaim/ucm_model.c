@@ -90,7 +90,7 @@ static void write_key(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t fla
   m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
   m->pos[i] = (uint16_t)m->pos_reg;
   m->acc[i] = m->acc_init;
-  m->counter[UCM_CNT_CYC_WRITE] += g->dim + 2;
+  m->counter[UCM_CNT_CYC_WRITE] += g->dim + 4; /* two cycles of mixing, one of level and offset */
   m->counter[UCM_CNT_EV_CELL_WRITE] += g->dim;
 }
 
@@ -210,7 +210,7 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   }
   m->result = out;
   m->search_serial++;
-  m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1);
+  m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1) + 3; /* the score pass's three extra stages */
   m->counter[UCM_CNT_EV_SEARCH]++;
   m->counter[UCM_CNT_EV_CELL_SEARCH] += m->valid_count[bank] * g->dim;
   if (flags & UCM_F_ACCUMULATE) m->counter[UCM_CNT_EV_ACC_UPDATE] += m->valid_count[bank];
@@ -248,7 +248,7 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
     m->score[j] = score;
   }
   uint32_t per_slot = (g->q_bits + g->lanes - 1) / g->lanes;
-  m->counter[UCM_CNT_CYC_EXACT] += 1 + n * per_slot;
+  m->counter[UCM_CNT_CYC_EXACT] += 1 + n * per_slot + 2; /* the converters' and shift-add's stages */
   if (!ideal) {
     m->counter[UCM_CNT_EV_ADC_CONV] += n * g->q_bits;
     m->counter[UCM_CNT_EV_ADC_ROUND] += (n * g->q_bits + g->adc_count - 1) / g->adc_count;
@@ -282,7 +282,7 @@ static void find_victim(ucm_model_t *m, uint32_t bank) {
   }
   m->result = best;
   if (best == m->geom.slots) m->status |= UCM_STATUS_ERR_NOVICTIM_MASK;
-  m->counter[UCM_CNT_CYC_VICTIM] += rows(m) + 1;
+  m->counter[UCM_CNT_CYC_VICTIM] += rows(m) + 2; /* compared from registered metadata */
   m->counter[UCM_CNT_EV_MIN_DETECT]++;
 }
 
