@@ -8,7 +8,7 @@ module ulx3s_top #(
   parameter              RomInit  = "",
   // The UniCAIM array (0 leaves it out): 20 banks x 128 slots x 8 dims is
   // stories260K's cache of 128 tokens.
-  parameter int unsigned UcmBanks = 0,
+  parameter int unsigned UcmBanks = 20,
   parameter int unsigned UcmSlots = 128,
   parameter int unsigned UcmDim   = 8,
   parameter int unsigned UcmLanes = 2

@@ -67,7 +67,8 @@ module ucm_block #(
   logic [7:0]  pg_q;
   logic        prime_q, phase_q, bad_q, take_all_q, found_q;
   logic [5:0]  bit_q;
-  logic [ScoreBits-1:0] t_q;
+  logic [ScoreBits-1:0] t_q, try_t_q;  // radix select: the bound so far, this pass's candidate
+  logic                 decide_q;       // the last radix pass's count awaits its verdict
   logic signed [16:0]   want_q;
   logic signed [31:0]   cut_q, ex_acc_q;
   logic                 ex_issued_q;      // EXACT has fetched its last plane
@@ -110,7 +111,17 @@ module ucm_block #(
 
   // Query levels for the CAM (-2..2 by QSTEP), three bits per dimension,
   // taken as a command starts: QUERY and CAM_CFG cannot change while busy.
+  // A product conductance x level is then a shift and a complement, with
+  // the complements' +1s counted once (qneg_q) and added after the sum.
   logic [Dim*3-1:0] qlevel_q;
+  logic [15:0]      qneg_q;
+
+  function automatic logic [15:0] negative_levels(logic [Dim*8-1:0] q, logic [7:0] step);
+    negative_levels = '0;
+    for (int unsigned d = 0; d < Dim; d++) begin
+      if (ucm_pkg::query_level(q[d*8 +: 8], step) < 3'sd0) negative_levels = negative_levels + 16'd1;
+    end
+  endfunction
 
   // ------------------------------------------------------------ memories
   logic [MetaAw-1:0]  key_raddr, meta_raddr, meta_waddr, key_waddr;
@@ -201,10 +212,11 @@ module ucm_block #(
   // the simulator almost nothing).
   always_comb begin : c_lanes
     // Sign extensions written out, so every product's and sum's width shows.
-    logic signed [7:0]  conductance, drive, product;
+    logic signed [7:0]  conductance, shifted;
+    logic signed [2:0]  level;
     logic [31:0]        b;
     logic [Dim*ScoreBits-1:0] terms;
-    {conductance, drive, product} = '0;
+    {conductance, shifted, level} = '0;
     b = '0;
     terms = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
@@ -217,12 +229,14 @@ module ucm_block #(
       for (int unsigned l = 0; l < Lanes; l++) begin
         for (int unsigned d = 0; d < Dim; d++) begin
           conductance = {{2{key_rdata[l][d*6+5]}}, key_rdata[l][d*6 +: 6]};
-          drive       = {{5{qlevel_q[d*3+2]}}, qlevel_q[d*3 +: 3]};
-          product     = conductance * drive;  // |.| <= 62
-          terms[d*ScoreBits +: ScoreBits] = {{(ScoreBits-8){product[7]}}, product};
+          level       = qlevel_q[d*3 +: 3];
+          shifted     = (level == 3'sd2 || level == -3'sd2) ? conductance <<< 1 : conductance;
+          if (level == 3'sd0) shifted = '0;
+          if (level[2]) shifted = ~shifted;  // - x = ~x + 1, the +1 in qneg_q
+          terms[d*ScoreBits +: ScoreBits] = {{(ScoreBits-8){shifted[7]}}, shifted};
         end
         sim_d[l] = tree_sum(terms);
-        score_d[l] = {{(32-ScoreBits){sim2_q[l][ScoreBits-1]}}, sim2_q[l]} + noise_c_q[l];
+        score_d[l] = {{(32-ScoreBits){sim2_q[l][ScoreBits-1]}}, sim2_q[l]} + 32'(qneg_q) + noise_c_q[l];
       end
     end
     if (state_q == ST_EXACT) begin
@@ -306,7 +320,6 @@ module ucm_block #(
   logic [15:0]        forced_n, over_thr_n, tally_n, take_n, ties_n, emit_idx;
   logic [Lanes-1:0]   take;
   logic [15:0]        take_idx [Lanes];
-  logic [ScoreBits-1:0] try_t;
   logic               victim_found;
   logic [31:0]        victim_acc;
   logic [15:0]        victim_pos, victim_slot;
@@ -314,7 +327,6 @@ module ucm_block #(
   logic [16:0]        room_n;
   logic [15:0]        conv_n, rounds_n;
 
-  assign try_t = t_q | (ScoreBits'(1) << bit_q);
   wire scanning = (cnt_q != 16'd0);  // a pass's read data is valid from its second cycle
 
   always_comb begin : c_scan
@@ -350,7 +362,7 @@ module ucm_block #(
             if (valid && !(prot && f_force) && score_q[l] >= $signed(threshold_q)) over_thr_n = over_thr_n + 16'd1;
           end
           // Later passes read {forced, cand, S} back.
-          ST_RADIX: if (scanning && cand && biased >= try_t) tally_n = tally_n + 16'd1;
+          ST_RADIX: if (scanning && cand && biased >= try_t_q) tally_n = tally_n + 16'd1;
           ST_GT:    if (scanning && cand && biased > t_q) tally_n = tally_n + 16'd1;
           ST_EMIT: begin
             if (forced || (cand && s > cut_q)) begin
@@ -752,6 +764,7 @@ module ucm_block #(
       write_term_q  <= '0;
       search_term_q <= '0;
       qlevel_q      <= '0;
+      qneg_q        <= '0;
       for (int unsigned b = 0; b < Banks; b++) begin
         step_q[b]        <= '0;
         valid_count_q[b] <= '0;
@@ -771,6 +784,8 @@ module ucm_block #(
       take_all_q <= 1'b0;
       found_q <= 1'b0;
       bit_q   <= '0;
+      try_t_q <= '0;
+      decide_q <= 1'b0;
       t_q     <= '0;
       want_q  <= '0;
       cut_q   <= '0;
@@ -846,6 +861,7 @@ module ucm_block #(
         x1_valid_q  <= 1'b0;
         x2_valid_q  <= 1'b0;
         for (int unsigned d = 0; d < Dim; d++) qlevel_q[d*3 +: 3] <= ucm_pkg::query_level(query_q[d*8 +: 8], qstep);
+        qneg_q <= negative_levels(query_q, qstep);
       end
 
       if (busy) begin
@@ -891,6 +907,7 @@ module ucm_block #(
               tally_q <= '0;
               t_q     <= '0;
               bit_q   <= 6'(ScoreBits - 1);
+              try_t_q <= ScoreBits'(1) << (ScoreBits - 1);
               take_all_q <= 1'b0;
               ties_q  <= '0;
               if (want <= 0) begin
@@ -908,9 +925,8 @@ module ucm_block #(
           ST_RADIX: begin
             tally_q <= tally_n;
             if (last_row) begin
-              cnt_q   <= '0;
-              tally_q <= '0;
-              if ($signed({1'b0, tally_n}) >= want_q) t_q <= try_t;
+              cnt_q    <= '0;
+              decide_q <= 1'b1;
               if (bit_q == 6'd0) state_q <= ST_GT;
               else bit_q <= bit_q - 6'd1;
             end
@@ -981,6 +997,18 @@ module ucm_block #(
           end
           default: ;
         endcase
+        // A radix pass's verdict, in the next pass's first cycle (which reads
+        // but counts nothing): keep the candidate bound if enough passed it.
+        if (decide_q) begin
+          decide_q <= 1'b0;
+          tally_q  <= '0;
+          if ($signed({1'b0, tally_q}) >= want_q) begin
+            t_q     <= try_t_q;
+            try_t_q <= try_t_q | (ScoreBits'(1) << bit_q);
+          end else begin
+            try_t_q <= t_q | (ScoreBits'(1) << bit_q);
+          end
+        end
       end
     end
   end

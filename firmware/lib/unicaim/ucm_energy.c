@@ -127,9 +127,10 @@ ucm_cost_t ucm_cost_of_counters(const uint32_t *before, const uint32_t *after, c
   for (int i = 0; i < UCM_COUNTERS; i++) d[i] = after[i] - before[i];
   ucm_cost_t c = {0, 0, 0};
   /* Each emulated search pass but the last (the read-out) is one analog
-   * search at one reference current: passes = busy cycles / (rows + 1). */
+   * search at one reference current: passes = busy cycles / (rows + 1),
+   * less each search's extra pipeline cycles. */
   uint32_t rows = g->slots / g->lanes;
-  uint64_t passes = d[UCM_CNT_CYC_SEARCH] / (rows + 1);
+  uint64_t passes = (d[UCM_CNT_CYC_SEARCH] - (uint64_t)d[UCM_CNT_EV_SEARCH] * UCM_SEARCH_EXTRA_CYCLES) / (rows + 1);
   uint64_t analog = passes > d[UCM_CNT_EV_SEARCH] ? passes - d[UCM_CNT_EV_SEARCH] : 0;
   uint64_t rows_searched =
       d[UCM_CNT_EV_SEARCH] ? d[UCM_CNT_EV_CELL_SEARCH] / g->dim / d[UCM_CNT_EV_SEARCH] : 0;

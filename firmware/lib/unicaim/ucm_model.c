@@ -210,7 +210,7 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   }
   m->result = out;
   m->search_serial++;
-  m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1) + 3; /* the score pass's three extra stages */
+  m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1) + UCM_SEARCH_EXTRA_CYCLES;
   m->counter[UCM_CNT_EV_SEARCH]++;
   m->counter[UCM_CNT_EV_CELL_SEARCH] += m->valid_count[bank] * g->dim;
   if (flags & UCM_F_ACCUMULATE) m->counter[UCM_CNT_EV_ACC_UPDATE] += m->valid_count[bank];
