@@ -79,6 +79,18 @@ $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blo
 	$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=512K -Wl,--defsym=HEAP_SIZE=0 $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/llm_512k.elf
 
+# ---------------------------------------------------------------- the array on a board
+# The driver test (block against the golden model) for 128 KiB of RAM: the
+# boards' 20 x 128 x 8 array. Upload it to a board, or run it on the
+# simulator with that array (make test does).
+UCM_DRIVER_128K_DEFS := -DMODEL_BYTES='(64 * 1024)' -DMAX_SLOTS=128
+$(FW_BUILD)/obj/ucm_driver_128k_main.o: tests/firmware/ucm_driver/main.c $(GEN)/soc_regs.h | deps
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_CFLAGS) $(UCM_DRIVER_128K_DEFS) -MMD -MP -c $< -o $@
+$(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/ucm_driver_128k_main.o linker/ram.ld
+	$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K $(filter %.o,$^) -o $@
+firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
+
 # ---------------------------------------------------------------- Arty A7
 # make bitstream BOARD=arty [ARTY_PART=35t|100t] needs Vivado on PATH
 # (boards/arty/build.tcl); without it, the Yosys synth_xilinx fit checks run:

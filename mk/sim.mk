@@ -12,6 +12,9 @@ SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=24 -GUcmLanes=4
 # The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
 SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
+# The boards' array (boards/*/*_top.sv): stories260K's 20 banks, 128
+# positions of one cell per key component, 2 lanes.
+SIM_UCM_BOARD := -GUcmBanks=20 -GUcmSlots=128 -GUcmDim=8 -GUcmLanes=2
 # The retrieval model's array (4 layers x 2 KV heads, 1024 positions, three
 # cells for each of a key's 32 components) for UniCAIM on that model on the
 # SoC (make bench-agree).
@@ -38,5 +41,7 @@ SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(SIM_UCM)))
 SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(SIM_UCM_PAPER)))
+SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(SIM_UCM_BOARD)))
 SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(SIM_UCM_RETR)))

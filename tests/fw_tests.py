@@ -43,6 +43,17 @@ def collect(build, run):
         ok = rc == 0 and "driver operations on block and model: agree" in out and "ucm_driver PASS" in out
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("ucm-driver-board")
+    def _():
+        # The boards' array (20 x 128 x 8, 2 lanes) with the 128 KiB build of
+        # the same test, as uploaded to a ULX3S.
+        board_sim = os.path.join(build, "sim_board", "unicaim-sim")
+        rc, out, err = run([board_sim, "--elf", os.path.join(fw, "test_ucm_driver_128k.elf"),
+                            "--max-cycles", "200000000"], 300)
+        ok = (rc == 0 and "array: 20 banks x 128 slots x 8 dims" in out and
+              "driver operations on block and model: agree" in out and "ucm_driver PASS" in out)
+        return ok, f"rc={rc}\n{out}{err}"
+
     @add("console-stdin")
     def _():
         script = (b"echo one  two\r\nnope\r\nled 0x3c\r\nled 256\r\nled x\r\nexit 300\r\n"

@@ -116,11 +116,9 @@ module ucm_block #(
   logic [Dim*3-1:0] qlevel_q;
   logic [15:0]      qneg_q;
 
-  function automatic logic [15:0] negative_levels(logic [Dim*8-1:0] q, logic [7:0] step);
+  function automatic logic [15:0] negative_levels(logic [Dim*3-1:0] levels);
     negative_levels = '0;
-    for (int unsigned d = 0; d < Dim; d++) begin
-      if (ucm_pkg::query_level(q[d*8 +: 8], step) < 3'sd0) negative_levels = negative_levels + 16'd1;
-    end
+    for (int unsigned d = 0; d < Dim; d++) negative_levels = negative_levels + 16'(levels[d*3+2]);
   endfunction
 
   // ------------------------------------------------------------ memories
@@ -265,6 +263,7 @@ module ucm_block #(
   logic signed [31:0] offset_q;
   logic signed [2:0] level_q;
   logic [16:0]       stuck_q;  // [15:0] against the rate, [16] the level's sign
+  logic [7:0]        write_step_q;
   logic signed [5:0] new_cell;
   logic [15:0]       level_idx;  // the key component whose level is taken this cycle
   assign level_idx = cnt_q - 16'd2;
@@ -273,6 +272,8 @@ module ucm_block #(
   always_ff @(posedge clk_i) begin : s_stages
     noise_base_q <= seed_q + search_term_q + 32'd2 * ucm_pkg::DrawDomainMul;
     write_base_q <= seed_q + write_term_q;
+    write_step_q <= step_q[bank_q];  // ready from a key write's second cycle
+    if (state_q == ST_SCORE && cnt_q == 16'd0) qneg_q <= negative_levels(qlevel_q);  // used from cnt 3
     if (!busy) begin
       write_index_q <= '0;
       for (int unsigned l = 0; l < Lanes; l++) noise_index_q[l] <= 32'(l) * ucm_pkg::DrawIndexMul;
@@ -305,7 +306,7 @@ module ucm_block #(
       stuck_b_q <= ucm_pkg::mix_b(stuck_a_q);
       offset_q  <= ucm_pkg::noise(ucm_pkg::mix_out(var_b_q), sigma);
       stuck_q   <= 17'(ucm_pkg::mix_out(stuck_b_q));
-      level_q   <= ucm_pkg::cell_level(key_q[(32'(level_idx) % Dim)*8 +: 8], step_q[bank_q], CellBits);
+      level_q   <= ucm_pkg::cell_level(key_q[(32'(level_idx) % Dim)*8 +: 8], write_step_q, CellBits);
     end
   end
 
@@ -764,7 +765,6 @@ module ucm_block #(
       write_term_q  <= '0;
       search_term_q <= '0;
       qlevel_q      <= '0;
-      qneg_q        <= '0;
       for (int unsigned b = 0; b < Banks; b++) begin
         step_q[b]        <= '0;
         valid_count_q[b] <= '0;
@@ -861,7 +861,6 @@ module ucm_block #(
         x1_valid_q  <= 1'b0;
         x2_valid_q  <= 1'b0;
         for (int unsigned d = 0; d < Dim; d++) qlevel_q[d*3 +: 3] <= ucm_pkg::query_level(query_q[d*8 +: 8], qstep);
-        qneg_q <= negative_levels(query_q, qstep);
       end
 
       if (busy) begin

@@ -11,8 +11,13 @@
 #include "ucm.h"
 
 #define OPS 400
+/* The simulator's arrays; a board's build sets smaller ones (mk/boards.mk). */
+#ifndef MAX_SLOTS
 #define MAX_SLOTS 1024
+#endif
+#ifndef MODEL_BYTES
 #define MODEL_BYTES (512 * 1024)
+#endif
 
 static uint32_t model_mem[MODEL_BYTES / 4];
 static ucm_model_t model;
