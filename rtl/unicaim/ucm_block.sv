@@ -254,10 +254,10 @@ module ucm_block #(
   // PRNG draws. The coordinates are running sums: per-command bases (seed
   // plus serial terms, registered every cycle, so ready when a command
   // starts) and index terms stepping by Lanes (slots) or 1 (cells) times the
-  // index multiplier. The score pass mixes the read noise of the row it is
-  // reading, ready two cycles later with the row's similarity; a key write
-  // mixes the variation and stuck draws of cell cnt, then turns them into
-  // the cell's offset and stuck flag.
+  // index multiplier. The score pass mixes and scales the read noise of the
+  // row it is reading over three clocks, meeting the row's delayed
+  // similarity; a key write mixes the variation and stuck draws of cell cnt
+  // over two, then turns them into the cell's offset and stuck flag.
   logic [31:0]       search_term_q, write_term_q, noise_base_q, write_base_q, write_index_q;
   logic [31:0]       var_a_q, var_b_q, stuck_a_q, stuck_b_q;
   logic signed [31:0] offset_q;
