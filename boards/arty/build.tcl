@@ -1,13 +1,14 @@
 # Vivado non-project flow for the Arty A7 (run by `make bitstream BOARD=arty`
 # when vivado is on PATH):
-#   vivado -mode batch -source boards/arty/build.tcl -tclargs PART OUTDIR RAM_BYTES RAM_HEX ROM_HEX FILES...
-lassign $argv part outdir ram_bytes ram_hex rom_hex
-set files [lrange $argv 5 end]
+#   vivado -mode batch -source boards/arty/build.tcl -tclargs PART OUTDIR RAM_BYTES RAM_HEX ROM_HEX UCM_BANKS FILES...
+lassign $argv part outdir ram_bytes ram_hex rom_hex ucm_banks
+set files [lrange $argv 6 end]
 file mkdir $outdir
 read_verilog -sv $files
 read_xdc [file dirname [info script]]/arty.xdc
 synth_design -top arty_top -part $part \
-  -generic RamBytes=$ram_bytes -generic "RamInit=\"$ram_hex\"" -generic "RomInit=\"$rom_hex\""
+  -generic RamBytes=$ram_bytes -generic UcmBanks=$ucm_banks \
+  -generic "RamInit=\"$ram_hex\"" -generic "RomInit=\"$rom_hex\""
 opt_design
 place_design
 route_design
