@@ -154,6 +154,21 @@ def collect(build, run):
               and out.count("policy: streamingllm, budget 40, sinks 2") == 2)
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
 
+    @add("soc-stats-energy-at-adc-bits-in-use")
+    def _():
+        # The same story through the array with all 10 converter bits, then
+        # with 4 in use: stats prices the conversions at the resolution in
+        # use, so both the array's and the dense baseline's energy drop.
+        story = "story -n 10 Once upon a time\nstats\n"
+        rc, out, err = console_session(run, build, "llm.elf", f"kv unicaim\n{story}device adc=4\n{story}exit 0\n",
+                                       tmp)
+        # The transcript holds each line twice (echo and log): distinct costs in order.
+        costs = list(dict.fromkeys((float(a), float(d)) for a, d in re.findall(
+            r"^stats: array \(modeled\) ([0-9.]+) pJ/token.*scoring ([0-9.]+) pJ/token", out, re.M)))
+        ok = (rc == 0 and "error" not in out and len(costs) == 2 and all(a > 0 and d > 0 for a, d in costs)
+              and costs[1][0] < costs[0][0] and costs[1][1] < costs[0][1])
+        return ok, f"rc={rc}\n{costs}\n{out[-1200:]}{err[-300:]}"
+
     @add("policy-invariants")
     def _():
         # Every policy and budget: slots within the budget, no position twice,

@@ -86,8 +86,7 @@ module ucm_block #(
   wire [4:0] alpha      = cam_cfg_q[12:8];
   wire [7:0] adc_gain   = adc_cfg_q[7:0];
   wire [3:0] adc_shift  = adc_cfg_q[11:8];
-  wire [4:0] adc_bits_cfg = adc_cfg_q[16:12];
-  wire [4:0] adc_bits   = (adc_bits_cfg < 5'd2 || 32'(adc_bits_cfg) > AdcBits) ? 5'(AdcBits) : adc_bits_cfg;
+  wire [4:0] adc_bits   = ucm_pkg::adc_bits_in_use(adc_cfg_q[16:12], AdcBits);
   wire [7:0] sigma      = noise_cfg_q[7:0];
   wire [7:0] read_noise = noise_cfg_q[15:8];
   wire [15:0] stuck_rate = noise_cfg_q[31:16];

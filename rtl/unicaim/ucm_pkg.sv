@@ -81,6 +81,12 @@ package ucm_pkg;
     query_level = q[7] ? -$signed({1'b0, m}) : $signed({1'b0, m});
   endfunction
 
+  // Converter resolution in use: ADC_CFG.BITS when 2..built_bits, else built_bits.
+  function automatic logic [4:0] adc_bits_in_use(logic [4:0] cfg_bits, int unsigned built_bits);
+    if (cfg_bits < 5'd2 || 32'(cfg_bits) > built_bits) adc_bits_in_use = 5'(built_bits);
+    else adc_bits_in_use = cfg_bits;
+  endfunction
+
   // Signed converter of adc_bits: sat((current * gain) >>> shift).
   function automatic logic signed [31:0] adc(logic signed [31:0] current, logic [7:0] gain, logic [3:0] shift,
                                              int unsigned adc_bits);

@@ -17,6 +17,7 @@
 #include "transformer.h"
 #include "uart.h"
 #include "ucm.h"
+#include "ucm_arith.h"
 
 /* Buffer sizes; a build for a board's RAM (llm_512k.elf, mk/boards.mk)
    cuts them to stories260K and caps the context (0: the model's own). */
@@ -203,10 +204,12 @@ static int cmd_story(int argc, char **argv) {
   if (last.on_array) {
     ucm_counters_t after;
     ucm_read_counters(&array, &after);
-    last.array = ucm_cost_of_counters(before.v, after.v, &array.geom);
+    ucm_geom_t priced = array.geom; /* conversions cost what the resolution in use costs */
+    priced.adc_bits = ucm_adc_bits_in_use(device.adc_bits, array.geom.adc_bits);
+    last.array = ucm_cost_of_counters(before.v, after.v, &priced);
     last.dense = (ucm_cost_t){0, 0, 0};
     for (int pos = 0; pos < n + stats.generated - 1; pos++) {
-      ucm_cost_t d = kv_dense_cost(&state.kv, model.n_heads, pos, &array.geom);
+      ucm_cost_t d = kv_dense_cost(&state.kv, model.n_heads, pos, &priced);
       last.dense.energy_fj += d.energy_fj;
       last.dense.latency_ps += d.latency_ps;
     }
@@ -363,7 +366,7 @@ static int cmd_device(int argc, char **argv) {
   printf("device: sigma %u, noise %u, stuck %u/65536, adc gain %u shift %u, %lu-bit cells, %lu-bit ADC using %lu\n",
          device.sigma, device.read_noise, device.stuck_rate, device.adc_gain, device.adc_shift,
          (unsigned long)array.geom.cell_bits, (unsigned long)array.geom.adc_bits,
-         (unsigned long)(device.adc_bits ? device.adc_bits : array.geom.adc_bits));
+         (unsigned long)ucm_adc_bits_in_use(device.adc_bits, array.geom.adc_bits));
   return 0;
 }
 

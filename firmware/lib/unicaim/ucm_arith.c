@@ -42,6 +42,10 @@ int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t si
   return e > UCM_CELL_MAX ? UCM_CELL_MAX : e < -UCM_CELL_MAX ? -UCM_CELL_MAX : e;
 }
 
+uint32_t ucm_adc_bits_in_use(uint32_t cfg_bits, uint32_t built_bits) {
+  return cfg_bits < 2 || cfg_bits > built_bits ? built_bits : cfg_bits;
+}
+
 int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits) {
   int32_t code = (current * (int32_t)gain) >> shift;
   int32_t hi = (1 << (adc_bits - 1)) - 1;

@@ -35,6 +35,9 @@ int32_t ucm_query_level(int32_t q, uint32_t step);
 int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t sigma, uint32_t stuck_rate,
                        uint32_t variation_draw, uint32_t stuck_draw);
 
+/* Converter resolution in use: ADC_CFG.BITS when 2..built_bits, else built_bits. */
+uint32_t ucm_adc_bits_in_use(uint32_t cfg_bits, uint32_t built_bits);
+
 /* Signed ADC_BITS converter: sat((current * gain) >> shift). */
 int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits);
 

@@ -232,8 +232,7 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
   }
   int ideal = (flags & UCM_F_IDEAL) != 0;
   uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
-  uint32_t bits = FIELD(m->adc_cfg, UCM_ADC_CFG, BITS);
-  if (bits < 2 || bits > g->adc_bits) bits = g->adc_bits;
+  uint32_t bits = ucm_adc_bits_in_use(FIELD(m->adc_cfg, UCM_ADC_CFG, BITS), g->adc_bits);
   for (uint32_t j = 0; j < n; j++) {
     size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
     int32_t score = 0;
