@@ -12,9 +12,8 @@ SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=24 -GUcmLanes=4
 # The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
 SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
-# The boards' array (boards/*/*_top.sv): stories260K's 20 banks, 128
-# positions of one cell per key component, 2 lanes.
-SIM_UCM_BOARD := -GUcmBanks=20 -GUcmSlots=128 -GUcmDim=8 -GUcmLanes=2
+# The boards' array (mk/board_array.mk).
+SIM_UCM_BOARD := -GUcmBanks=$(BOARD_UCM_BANKS) $(BOARD_UCM_SHAPE_G)
 # The retrieval model's array (4 layers x 2 KV heads, 1024 positions, three
 # cells for each of a key's 32 components) for UniCAIM on that model on the
 # SoC (make bench-agree).

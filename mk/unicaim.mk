@@ -7,7 +7,7 @@ UCM_BUILD  := $(BUILD)/unicaim
 UCM_CFG_tiny   := 2 16 8 3 8 10 64 1
 UCM_CFG_sign   := 3 64 8 1 8 8 4 4
 UCM_CFG_mid    := 1 96 64 3 6 10 16 2
-UCM_CFG_board  := 20 128 8 3 8 10 64 2
+UCM_CFG_board  := $(BOARD_UCM_BANKS) $(BOARD_UCM_SLOTS) $(BOARD_UCM_DIM) 3 8 10 64 $(BOARD_UCM_LANES)
 UCM_CFG_paper  := 1 576 128 3 8 10 64 8
 UCM_CFGS   := tiny sign mid board paper
 UCM_COSIMS := $(UCM_CFGS:%=$(UCM_BUILD)/cosim_%)
@@ -52,7 +52,8 @@ $(BENCH_DIR)/ucm.txt: $(SIM_BIN_PAPER) $(FW_BUILD)/ucmbench.elf $(UCM_REPORT)
 	$(UCM_REPORT) >> $@.tmp
 	mv $@.tmp $@
 
-UCM_SYNTH_board := chparam -set Banks 20 -set Slots 128 -set Dim 8 -set Lanes 2 ucm_block; \
+UCM_SYNTH_board := chparam -set Banks $(BOARD_UCM_BANKS) -set Slots $(BOARD_UCM_SLOTS) -set Dim $(BOARD_UCM_DIM) \
+                     -set Lanes $(BOARD_UCM_LANES) ucm_block; \
                    synth_ecp5 -top ucm_block
 # The paper's array: synthesis skips the SAT-based resource sharing, which
 # had not finished after an hour (22 minutes and ~12 GB without it).

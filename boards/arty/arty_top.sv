@@ -6,7 +6,8 @@ module arty_top #(
   parameter int unsigned RamBytes = 65536,
   parameter              RamInit  = "",     // $readmemh images (strings)
   parameter              RomInit  = "",
-  // The UniCAIM array (0 leaves it out); see boards/ulx3s/ulx3s_top.sv.
+  // The UniCAIM array (0 banks leave it out); the board builds set all four
+  // from mk/board_array.mk.
   parameter int unsigned UcmBanks = 0,
   parameter int unsigned UcmSlots = 128,
   parameter int unsigned UcmDim   = 8,

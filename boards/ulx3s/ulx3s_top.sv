@@ -6,9 +6,9 @@ module ulx3s_top #(
   parameter int unsigned RamBytes = 131072,
   parameter              RamInit  = "",  // $readmemh images (strings)
   parameter              RomInit  = "",
-  // The UniCAIM array (0 leaves it out): 20 banks x 128 slots x 8 dims is
-  // stories260K's cache of 128 tokens.
-  parameter int unsigned UcmBanks = 20,
+  // The UniCAIM array (0 banks leave it out); the board builds set all four
+  // from mk/board_array.mk.
+  parameter int unsigned UcmBanks = 0,
   parameter int unsigned UcmSlots = 128,
   parameter int unsigned UcmDim   = 8,
   parameter int unsigned UcmLanes = 2
