@@ -7,9 +7,9 @@ and questions at the end (in the spirit of RULER and passkey retrieval):
            question " what is the pass key? the pass key is" -> " 4" "7" "2" "1" "9"
   recall   multi-query associative recall: many " the lamp has code 382."
            facts, several queried: " what code has the lamp? the lamp has code" -> digits
-  twohop   " the ring is in the jar." ... " the jar is in the barn." (other
+  twohop   " the ring is in a jar." ... " the jar is in a barn." (other
            chains as distractors); question " where is the ring?" answered in
-           two steps " the ring is in the jar. the jar is in the barn." (the
+           two steps " the ring is in a jar. the jar is in a barn." (the
            chain is spelled out, so both hops are retrievals from the context)
 plus "filler": plain text only, so the model also models ordinary text.
 
@@ -232,7 +232,11 @@ def recall(rng, length, depth=None):
 
 
 def twohop(rng, length, depth=None):
-    """Chain 0 is asked; with DEPTH its first hop is placed there."""
+    """Chain 0 is asked; with DEPTH its first hop is placed there.  The
+    place follows " a", a word that never comes before a fact's subject, as
+    recall's code follows " code": with " the" there, the token before the
+    wanted word also came before every subject, in the facts and in the
+    answer being written."""
     task = Task("twohop")
     n_chains = rng.randint(2, max(2, min(5, length // 64)))
     objects = rng.sample(OBJECTS, n_chains)
@@ -240,7 +244,7 @@ def twohop(rng, length, depth=None):
     rooms = rng.sample(ROOMS, n_chains)
 
     def is_in(a, b):
-        return [([word(w) for w in ("the", a, "is", "in", "the", b)] + [PERIOD], 1.0)]
+        return [([word(w) for w in ("the", a, "is", "in", "a", b)] + [PERIOD], 1.0)]
 
     hops = [is_in(o, c) for o, c in zip(objects, containers)] + \
         [is_in(c, r) for c, r in zip(containers, rooms)]
