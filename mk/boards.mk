@@ -99,7 +99,7 @@ firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 # stories260K configuration's size class) on the xc7a100t.
 ARTY_PART   ?= 35t
 arty_device  = $(if $(filter 100t,$(ARTY_PART)),xc7a100tcsg324-1,xc7a35ticsg324-1L)
-arty_ram     = $(if $(filter 100t,$(ARTY_PART)),524288,65536)
+arty_ram     = $(if $(filter 100t,$(1)),524288,65536)
 # The array on the 35T; the 100T's block RAM goes to the 512 KiB RAM
 # (with the array it would need 138 of its 135 RAMB36).
 arty_ucm     = $(if $(filter 100t,$(1)),0,$(BOARD_UCM_BANKS))
@@ -107,7 +107,7 @@ ARTY_BUILD   = $(BUILD)/boards/arty-$(ARTY_PART)
 
 $(BUILD)/boards/arty-%/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(if $(filter 100t,$*),524288,65536) -o $@
+	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(call arty_ram,$*) -o $@
 
 $(BUILD)/boards/arty-%/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
@@ -117,7 +117,7 @@ bitstream-arty: $(ARTY_BUILD)/ram.hex $(ARTY_BUILD)/rom.hex $(RTL_ALL)
 	@command -v vivado >/dev/null || { echo "make bitstream BOARD=arty needs Vivado on PATH;" \
 	  "without it, make arty-fit checks the fit with Yosys"; exit 1; }
 	vivado -mode batch -nojournal -source boards/arty/build.tcl -tclargs $(arty_device) $(ARTY_BUILD) \
-	  $(arty_ram) $(abspath $(ARTY_BUILD)/ram.hex) $(abspath $(ARTY_BUILD)/rom.hex) \
+	  $(call arty_ram,$(ARTY_PART)) $(abspath $(ARTY_BUILD)/ram.hex) $(abspath $(ARTY_BUILD)/rom.hex) \
 	  "$(call arty_ucm,$(ARTY_PART)) $(BOARD_UCM_SLOTS) $(BOARD_UCM_DIM) $(BOARD_UCM_LANES)" \
 	  $(abspath $(RTL_ALL) boards/arty/arty_top.sv)
 
@@ -130,7 +130,7 @@ flash-arty:
 $(BUILD)/boards/arty-%/stat.json: $(RTL_ALL) boards/arty/arty_top.sv | deps
 	@mkdir -p $(dir $@)
 	yosys -q -l $(dir $@)yosys.log -p "read_verilog -sv $(RTL_ALL) boards/arty/arty_top.sv; \
-	  chparam -set RamBytes $(if $(filter 100t,$*),524288,65536) -set UcmBanks $(call arty_ucm,$*) $(BOARD_UCM_SHAPE_CH) arty_top; \
+	  chparam -set RamBytes $(call arty_ram,$*) -set UcmBanks $(call arty_ucm,$*) $(BOARD_UCM_SHAPE_CH) arty_top; \
 	  synth_xilinx -family xc7 -flatten -top arty_top; tee -q -o $@ stat -json"
 
 .PHONY: arty-fit bitstream-arty flash-arty
