@@ -162,7 +162,7 @@ def collect(build, run):
         story = "story -n 10 Once upon a time\nstats\n"
         rc, out, err = console_session(run, build, "llm.elf", f"kv unicaim\n{story}device adc=4\n{story}exit 0\n",
                                        tmp)
-        # The transcript holds each line twice (echo and log): distinct costs in order.
+        # Each console line reaches the transcript twice: distinct costs, in order.
         costs = list(dict.fromkeys((float(a), float(d)) for a, d in re.findall(
             r"^stats: array \(modeled\) ([0-9.]+) pJ/token.*scoring ([0-9.]+) pJ/token", out, re.M)))
         ok = (rc == 0 and "error" not in out and len(costs) == 2 and all(a > 0 and d > 0 for a, d in costs)
