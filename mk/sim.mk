@@ -14,10 +14,10 @@ SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=24 -GUcmLanes=4
 SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
 # The boards' array (mk/board_array.mk).
 SIM_UCM_BOARD := -GUcmBanks=$(BOARD_UCM_BANKS) $(BOARD_UCM_SHAPE_G)
-# The retrieval model's array (4 layers x 2 KV heads, 1024 positions, three
+# The retrieval model's array (2 layers x 2 KV heads, 1024 positions, three
 # cells for each of a key's 32 components) for UniCAIM on that model on the
 # SoC (make bench-agree).
-SIM_UCM_RETR  := -GUcmBanks=8 -GUcmSlots=1024 -GUcmDim=96 -GUcmLanes=4
+SIM_UCM_RETR  := -GUcmBanks=4 -GUcmSlots=1024 -GUcmDim=96 -GUcmLanes=4
 
 # $(1): output binary, $(2): UART baud rate, $(3): array parameters.
 define SIM_RULE

@@ -7,9 +7,9 @@ and questions at the end (in the spirit of RULER and passkey retrieval):
            question " what is the pass key? the pass key is" -> " 4" "7" "2" "1" "9"
   recall   multi-query associative recall: many " the lamp has code 382."
            facts, several queried: " what code has the lamp? the lamp has code" -> digits
-  twohop   " the ring is in a jar." ... " the jar is in a barn." (other
+  twohop   " the ring is in jar." ... " the jar is in barn." (other
            chains as distractors); question " where is the ring?" answered in
-           two steps " the ring is in a jar. the jar is in a barn." (the
+           two steps " the ring is in jar. the jar is in barn." (the
            chain is spelled out, so both hops are retrievals from the context)
 plus "filler": plain text only, so the model also models ordinary text.
 
@@ -192,7 +192,7 @@ def question_words(words, mark):
     return [word(w) for w in words] + [mark]
 
 
-def passkey(rng, length, depth=None):
+def passkey(rng, length, depth=None, many=False):
     task = Task("passkey")
     key = digits(rng, 5)
     needle = [([word(w) for w in "the pass key is".split()], 1.0), (number(key), 0.0),
@@ -208,11 +208,13 @@ def passkey(rng, length, depth=None):
     return task
 
 
-def recall(rng, length, depth=None):
-    """With DEPTH, the first fact is placed there and queried first."""
+def recall(rng, length, depth=None, many=False):
+    """With DEPTH, the first fact is placed there and queried first.  MANY
+    (training) asks up to every fact, as room allows."""
     task = Task("recall")
     n_pairs = rng.randint(2, max(2, min(16, length // 20)))
-    n_queries = rng.randint(1, max(1, min(6, n_pairs, length // 40)))
+    most = length // 24 if many else min(6, length // 40)
+    n_queries = rng.randint(1, max(1, min(n_pairs, most)))
     keys = rng.sample(KEYS, n_pairs)
     values = [digits(rng, 3) for _ in keys]
     facts = [[([word(w) for w in ("the", k, "has", "code")], 1.0), (number(v), 0.0), ([PERIOD], 1.0)]
@@ -231,34 +233,39 @@ def recall(rng, length, depth=None):
     return task
 
 
-def twohop(rng, length, depth=None):
-    """Chain 0 is asked; with DEPTH its first hop is placed there.  The
-    place follows " a", a word that never comes before a fact's subject, as
-    recall's code follows " code": with " the" there, the token before the
-    wanted word also came before every subject, in the facts and in the
-    answer being written."""
+def twohop(rng, length, depth=None, many=False):
+    """Chain 0 is asked (MANY, for training: then others); with DEPTH its
+    first hop is placed there.  The place follows " in" with no article, so
+    its key (the subject) sits two tokens back, as recall's code does: with
+    " the" there, the token before the wanted word also came before every
+    subject, in the facts and in the answer being written."""
     task = Task("twohop")
     n_chains = rng.randint(2, max(2, min(5, length // 64)))
     objects = rng.sample(OBJECTS, n_chains)
     containers = rng.sample(CONTAINERS, n_chains)
     rooms = rng.sample(ROOMS, n_chains)
 
-    def is_in(a, b):
-        return [([word(w) for w in ("the", a, "is", "in", "a", b)] + [PERIOD], 1.0)]
+    def is_in(a, b):  # the place is a random choice where first stated
+        return [([word(w) for w in ("the", a, "is", "in")], 1.0), ([word(b)], 0.0), ([PERIOD], 1.0)]
+
+    def sentence_of(hop):
+        return [i for ids, _ in hop for i in ids]
 
     hops = [is_in(o, c) for o, c in zip(objects, containers)] + \
         [is_in(c, r) for c, r in zip(containers, rooms)]
-    question = question_words(("where", "is", "the", objects[0]), QUESTION)
-    answer = hops[0][0][0] + hops[n_chains][0][0]
-    reserve = len(question) + len(answer) + 2
+    asked = [0] + (rng.sample(range(1, n_chains), rng.randrange(n_chains)) if many else [])
+    reserve = len(asked) * (5 + 2 * 6) + 2  # question, two-sentence answer
     starts = place_facts(task, rng, hops, length, reserve, 0, depth)
     fill_until(task, rng, length - reserve)
-    task.add(question)
-    task.add_answer(answer, min(starts[0], starts[n_chains]))
+    for q in asked:
+        task.questions.append(len(task.tokens))
+        task.add(question_words(("where", "is", "the", objects[q]), QUESTION))
+        task.add_answer(sentence_of(hops[q]) + sentence_of(hops[n_chains + q]),
+                        min(starts[q], starts[n_chains + q]))
     return task
 
 
-def repeat(rng, length, depth=None):
+def repeat(rng, length, depth=None, many=False):
     """Random tokens, then the same again: every repeated token is
     predictable only from the context, the dense signal from which a small
     model learns to copy (induction heads) before the sparse task answers."""
@@ -270,7 +277,7 @@ def repeat(rng, length, depth=None):
     return task
 
 
-def filler(rng, length, depth=None):
+def filler(rng, length, depth=None, many=False):
     task = Task("filler")
     fill_until(task, rng, length)
     return task
@@ -280,9 +287,10 @@ KINDS = {"passkey": passkey, "recall": recall, "twohop": twohop, "repeat": repea
 EVAL_KINDS = ("passkey", "recall", "twohop")
 
 
-def make(kind, rng, length, depth=None):
-    """A task of at most LENGTH tokens."""
-    task = KINDS[kind](rng, length, depth)
+def make(kind, rng, length, depth=None, many=False):
+    """A task of at most LENGTH tokens; MANY (training) asks as many
+    questions as fit where a kind has several facts."""
+    task = KINDS[kind](rng, length, depth, many)
     assert len(task.tokens) <= length, (kind, len(task.tokens), length)
     return task
 

@@ -6,12 +6,12 @@ The shipped model (models/retrieval/) is `train.py --out models/retrieval`
 with the defaults below (config.json records the command): a curriculum over
 context lengths (short contexts first, so early steps see many answers
 cheaply, then the full 1024), a constant ~8k tokens per step, AdamW at a
-constant rate decayed over the last stage, and answer tokens weighted above
-text (tasks.Task.ANSWER) so that the few retrieval targets per sequence are
-not drowned by filler.  Seeded: the same command and thread count give the
-same weights.
+constant rate decayed over the last two stages, answer tokens weighted above
+text (tasks.Task.ANSWER) and tasks asking as many questions as fit, so that
+the retrieval targets are not drowned by filler.  Seeded: the same command
+and thread count give the same weights.
 
-usage: train.py --out DIR [--stages 128:600,256:400,512:300,1024:150] [--threads 1]
+usage: train.py --out DIR [--stages 128:600,256:500,512:500,1024:300] [--threads 1]
 """
 import argparse
 import json
@@ -39,7 +39,7 @@ def batch(rng, length, size):
     y = torch.zeros(size, length, dtype=torch.long)
     w = torch.zeros(size, length)
     for b in range(size):
-        task = tasks.make(rng.choices(kinds, weights)[0], rng, length + 1)
+        task = tasks.make(rng.choices(kinds, weights)[0], rng, length + 1, many=True)
         n = len(task.tokens) - 1
         x[b, :n] = torch.tensor(task.tokens[:-1])
         y[b, :n] = torch.tensor(task.tokens[1:])
@@ -71,14 +71,15 @@ def parse_stages(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--stages", default="128:600,256:400,512:300,1024:150", help="context:steps,...")
-    ap.add_argument("--dim", type=int, default=64)
+    ap.add_argument("--stages", default="128:600,256:500,512:500,1024:300", help="context:steps,...")
+    ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--hidden", type=int, default=192)
-    ap.add_argument("--layers", type=int, default=4)
-    ap.add_argument("--heads", type=int, default=2)
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--kv-heads", type=int, default=2)
     ap.add_argument("--seq-len", type=int, default=1024)
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--decay-stages", type=int, default=2, help="decay the rate over this many last stages")
     ap.add_argument("--seed", type=int, default=1)
     # One thread: per step as fast as two on this machine's small matrices,
     # and the thread count changes float sums, so it is part of the recipe.
@@ -96,12 +97,13 @@ def main():
     stages = parse_stages(args.stages)
     total_steps = sum(s for _, s in stages)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.0)
-    last_stage = total_steps - stages[-1][1]
+    decay_steps = sum(s for _, s in stages[len(stages) - args.decay_stages:])
+    decay_start = total_steps - decay_steps
 
-    def lr_at(step):  # constant, then a linear decay to 10% over the last stage
-        if step < last_stage:
+    def lr_at(step):  # constant, then a linear decay to 10% over the last stages
+        if step < decay_start:
             return args.lr
-        return args.lr * (1.0 - 0.9 * (step - last_stage) / max(1, stages[-1][1]))
+        return args.lr * (1.0 - 0.9 * (step - decay_start) / max(1, decay_steps))
 
     os.makedirs(args.out, exist_ok=True)
     print(f"model: {n_params} parameters, {cfg}", flush=True)
@@ -133,7 +135,8 @@ def main():
     tasks.write_tokenizer(os.path.join(args.out, "tokenizer.bin"))
     with open(os.path.join(args.out, "config.json"), "w") as f:
         json.dump(dict(command="tools/retrieval/train.py " + " ".join(sys.argv[1:]), parameters=n_params,
-                       model=cfg, stages=stages, tokens_per_step=TOKENS_PER_STEP, lr=args.lr, seed=args.seed,
+                       model=cfg, stages=stages, tokens_per_step=TOKENS_PER_STEP, lr=args.lr,
+                       decay_stages=args.decay_stages, seed=args.seed,
                        threads=args.threads, torch=torch.__version__, train_seconds=round(time.time() - start),
                        log=log), f, indent=1)
     print(f"exported {args.out}/retrieval.bin after {time.time() - start:.0f} s", flush=True)
