@@ -33,7 +33,7 @@ $(TORCH_STAMP):
 retrieval: $(RETR_IMAGE) $(RETR_HELDOUT) $(FW_BUILD)/retr.elf
 deps-torch: $(TORCH_STAMP)
 
-# Retrains the shipped model from scratch (about 40 minutes here on one thread).
+# Retrains the shipped model from scratch (55 minutes here).
 retrieval-train: $(TORCH_STAMP)
 	$(PYTHON) tools/retrieval/train.py --out $(RETR_DIR)
 
