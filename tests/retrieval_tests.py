@@ -109,8 +109,8 @@ def collect(build, run):
         rc, o, e = run([evaluate, model, image, "tasks", task_file], 600)
         em = {(k, p): float(v) for k, p, v in re.findall(r"retr_dense_em_(\w+?)_(fp32|int) ([0-9.]+)", o)}
         # Floors below what the shipped model measures on 60 per kind
-        # (passkey 100/100, recall 97/97 fp32/int, two-hop 1.7/1.7).
-        floors = {"passkey": 90.0, "recall": 85.0, "twohop": 0.0}
+        # (passkey 100/100, recall 100/100 fp32/int, two-hop 3.3/3.3).
+        floors = {"passkey": 90.0, "recall": 90.0, "twohop": 0.0}
         ok = rc == 0 and len(em) == 6 and all(v >= floors[k] for (k, p), v in em.items())
         return ok, f"rc={rc}\n{o}{e}"
 

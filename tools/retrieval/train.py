@@ -97,7 +97,7 @@ def main():
     stages = parse_stages(args.stages)
     total_steps = sum(s for _, s in stages)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.0)
-    decay_steps = sum(s for _, s in stages[len(stages) - args.decay_stages:])
+    decay_steps = sum(s for _, s in stages[max(0, len(stages) - args.decay_stages):])
     decay_start = total_steps - decay_steps
 
     def lr_at(step):  # constant, then a linear decay to 10% over the last stages
