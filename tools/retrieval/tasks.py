@@ -253,15 +253,16 @@ def twohop(rng, length, depth=None, many=False):
 
     hops = [is_in(o, c) for o, c in zip(objects, containers)] + \
         [is_in(c, r) for c, r in zip(containers, rooms)]
+    questions = [question_words(("where", "is", "the", o), QUESTION) for o in objects]
+    answers = [sentence_of(hops[q]) + sentence_of(hops[n_chains + q]) for q in range(n_chains)]
     asked = [0] + (rng.sample(range(1, n_chains), rng.randrange(n_chains)) if many else [])
-    reserve = len(asked) * (5 + 2 * 6) + 2  # question, two-sentence answer
+    reserve = sum(len(questions[q]) + len(answers[q]) for q in asked) + 2
     starts = place_facts(task, rng, hops, length, reserve, 0, depth)
     fill_until(task, rng, length - reserve)
     for q in asked:
         task.questions.append(len(task.tokens))
-        task.add(question_words(("where", "is", "the", objects[q]), QUESTION))
-        task.add_answer(sentence_of(hops[q]) + sentence_of(hops[n_chains + q]),
-                        min(starts[q], starts[n_chains + q]))
+        task.add(questions[q])
+        task.add_answer(answers[q], min(starts[q], starts[n_chains + q]))
     return task
 
 
