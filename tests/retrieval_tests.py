@@ -98,6 +98,41 @@ def collect(build, run):
         ok = rc == 0 and "BENCH retr_dense_em_greedy_fp32 100.00 pct" in o
         return ok, f"rc={rc}\n{o}{e}"
 
+    @add("attention-capture-and-miss-counts")
+    def _():
+        # Capturing attention leaves the logits alone and gives causal
+        # distributions; heads.py's miss counts equal a plain argmax count.
+        import torch
+        from model import load_v0
+        torch.set_num_threads(1)
+        net = load_v0(model)
+        task = tasks.make("recall", random.Random(3), 200)
+        attention = []
+        with torch.no_grad():
+            plain = net(torch.tensor([task.tokens]))
+            captured = net(torch.tensor([task.tokens]), attention)
+        n = len(task.tokens)
+        future = torch.ones(n, n).triu(1).bool()
+        if not torch.equal(plain, captured) or len(attention) != net.cfg["n_layers"]:
+            return False, "attention capture changed the logits or missed a layer"
+        for att in attention:
+            if not (torch.allclose(att.sum(-1), torch.ones(())) and (att[..., future] == 0).all()):
+                return False, "attention rows are not causal distributions"
+        # Two-hop: the shipped model misses some of its places.
+        rc, o, e = run([PY, os.path.join(RETR, "heads.py"), "misses", model, "twohop", "--len", "256",
+                        "--seed", "4", "--tasks", "6"], 120)
+        counted = [int(c) for c in re.findall(r"token +\d+ \(e\.g\. .*?\): (\d+) \(", o)]
+        want = [0] * 12
+        rng = random.Random(4)
+        with torch.no_grad():
+            for _ in range(6):
+                t = tasks.make("twohop", rng, 256)
+                pred = net(torch.tensor([t.tokens]))[0].argmax(-1)
+                for a, b, _ in t.answers:
+                    for i in range(b - a):
+                        want[i] += int(pred[a - 1 + i]) != t.tokens[a + i]
+        return rc == 0 and counted == want, f"rc={rc} counted {counted}, want {want}\n{o}{e}"
+
     @add("shipped-model-exact-match")
     def _():
         # 8 held-out tasks per kind at full context (make bench-retr runs 60).

@@ -54,7 +54,7 @@ class Block(nn.Module):
         self.w2 = nn.Linear(cfg["hidden_dim"], dim, bias=False)
         self.w3 = nn.Linear(dim, cfg["hidden_dim"], bias=False)
 
-    def forward(self, x, cos, sin, mask):
+    def forward(self, x, cos, sin, mask, attention=None):
         b, t, _ = x.shape
         h = self.attention_norm(x)
         q = self.wq(h).view(b, t, self.n_heads, self.head_size).transpose(1, 2)
@@ -64,8 +64,10 @@ class Block(nn.Module):
         group = self.n_heads // self.n_kv_heads
         if group > 1:
             k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_size) + mask
-        out = (F.softmax(att, dim=-1) @ v).transpose(1, 2).reshape(b, t, -1)
+        att = F.softmax((q @ k.transpose(-2, -1)) / math.sqrt(self.head_size) + mask, dim=-1)
+        if attention is not None:
+            attention.append(att)
+        out = (att @ v).transpose(1, 2).reshape(b, t, -1)
         x = x + self.wo(out)
         h = self.ffn_norm(x)
         return x + self.w2(F.silu(self.w1(h)) * self.w3(h))
@@ -86,12 +88,14 @@ class Transformer(nn.Module):
                 std = 0.02 / math.sqrt(2 * cfg["n_layers"]) if name.endswith(("wo.weight", "w2.weight")) else 0.02
                 nn.init.normal_(p, 0.0, std)
 
-    def forward(self, tokens):
+    def forward(self, tokens, attention=None):
+        """Logits; with a list ATTENTION, each layer's attention weights
+        (batch, head, query, key) are appended to it."""
         t = tokens.shape[1]
         x = self.tok_embeddings(tokens)
         mask = torch.full((t, t), float("-inf"), device=tokens.device).triu(1)
         for layer in self.layers:
-            x = layer(x, self.cos[:t], self.sin[:t], mask)
+            x = layer(x, self.cos[:t], self.sin[:t], mask, attention)
         return self.norm(x) @ self.tok_embeddings.weight.t()
 
 

@@ -219,15 +219,17 @@ def recall(rng, length, depth=None, many=False):
     values = [digits(rng, 3) for _ in keys]
     facts = [[([word(w) for w in ("the", k, "has", "code")], 1.0), (number(v), 0.0), ([PERIOD], 1.0)]
              for k, v in zip(keys, values)]
-    reserve = n_queries * 14 + 1
+    questions = [question_words(("what", "code", "has", "the", k), QUESTION) +
+                 [word(w) for w in ("the", k, "has", "code")] for k in keys]
+    # Every question and answer has the same length; which are asked is drawn later.
+    reserve = n_queries * (len(questions[0]) + len(number(values[0])) + 1) + 1
     starts = place_facts(task, rng, facts, length, reserve, 0, depth)
     queried = [0] + rng.sample(range(1, n_pairs), n_queries - 1) if depth is not None else \
         rng.sample(range(n_pairs), n_queries)
     fill_until(task, rng, length - reserve)
     for q in queried:
         task.questions.append(len(task.tokens))
-        task.add(question_words(("what", "code", "has", "the", keys[q]), QUESTION) +
-                 [word(w) for w in ("the", keys[q], "has", "code")])
+        task.add(questions[q])
         task.add_answer(number(values[q]), starts[q])
         task.add([PERIOD])
     return task

@@ -9,7 +9,7 @@ cheaply, then the full 1024), a constant ~8k tokens per step, AdamW at a
 constant rate decayed over the last two stages, answer tokens weighted above
 text (tasks.Task.ANSWER) and tasks asking as many questions as fit, so that
 the retrieval targets are not drowned by filler.  Seeded: the same command
-and thread count give the same weights.
+and thread counts (torch's and OpenBLAS's) give the same weights.
 
 usage: train.py --out DIR [--stages 128:600,256:500,512:500,1024:300] [--threads 1]
 """
@@ -81,8 +81,9 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--decay-stages", type=int, default=2, help="decay the rate over this many last stages")
     ap.add_argument("--seed", type=int, default=1)
-    # One thread: per step as fast as two on this machine's small matrices,
-    # and the thread count changes float sums, so it is part of the recipe.
+    # Torch's own threads; the matrix products run on OpenBLAS's pool (one
+    # thread per core unless OPENBLAS_NUM_THREADS says otherwise).  Both
+    # counts change float sums, so both are part of the recipe.
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--eval-every", type=int, default=100)
     args = ap.parse_args()
@@ -137,7 +138,8 @@ def main():
         json.dump(dict(command="tools/retrieval/train.py " + " ".join(sys.argv[1:]), parameters=n_params,
                        model=cfg, stages=stages, tokens_per_step=TOKENS_PER_STEP, lr=args.lr,
                        decay_stages=args.decay_stages, seed=args.seed,
-                       threads=args.threads, torch=torch.__version__, train_seconds=round(time.time() - start),
+                       threads=args.threads, blas_threads=int(os.environ.get("OPENBLAS_NUM_THREADS", os.cpu_count())),
+                       torch=torch.__version__, train_seconds=round(time.time() - start),
                        log=log), f, indent=1)
     print(f"exported {args.out}/retrieval.bin after {time.time() - start:.0f} s", flush=True)
 
