@@ -50,27 +50,24 @@ def show_heads(model, task, top):
 
 
 def show_misses(model, kind, rng, length, n):
-    answer_len, wrong, in_context = 0, [], []
+    example, wrong, in_context = [], [], []  # example: the longest answer seen
     for _ in range(n):
         task = tasks.make(kind, rng, length)
         pred, _ = run(model, task)
         for a, b, _ in task.answers:
-            if b - a > answer_len:
-                wrong += [0] * (b - a - answer_len)
-                in_context += [0] * (b - a - answer_len)
-                answer_len = b - a
+            if b - a > len(example):
+                wrong += [0] * (b - a - len(example))
+                in_context += [0] * (b - a - len(example))
+                example = task.tokens[a:b]
             context = set(task.tokens[:a])
             for i in range(b - a):
                 got = pred[a - 1 + i]
                 if got != task.tokens[a + i]:
                     wrong[i] += 1
                     in_context[i] += got in context
-    example = tasks.make(kind, random.Random(0), length)
-    a, b, _ = example.answers[0]
     print(f"{kind}, {n} tasks of {length} tokens: wrong answer tokens (of them, words of the context)")
-    for i in range(answer_len):
-        token = tasks.PIECES[example.tokens[a + i]] if a + i < b else "?"
-        print(f"  token {i:2d} (e.g. {token!r}): {wrong[i]} ({in_context[i]})")
+    for i, token in enumerate(example):
+        print(f"  token {i:2d} (e.g. {tasks.PIECES[token]!r}): {wrong[i]} ({in_context[i]})")
 
 
 def main():
