@@ -270,8 +270,10 @@ def twohop(rng, length, depth=None, many=False):
 
 def repeat(rng, length, depth=None, many=False):
     """Random tokens, then the same again: every repeated token is
-    predictable only from the context, the dense signal from which a small
-    model learns to copy (induction heads) before the sparse task answers."""
+    predictable only from the context, a dense copy signal beside the sparse
+    task answers.  The copy is always the same distance back, so a head
+    attending that offset learns it without matching content: no induction
+    head (docs/retrieval.md, History 2026-12-02)."""
     task = Task("repeat")
     run = [rng.choice(COPYABLE) for _ in range((length - 1) // 2)]
     task.add(run)
