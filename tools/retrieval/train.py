@@ -11,7 +11,7 @@ text (tasks.Task.ANSWER) and tasks asking as many questions as fit, so that
 the retrieval targets are not drowned by filler.  Seeded: the same command
 and thread counts (torch's and OpenBLAS's) give the same weights.
 
-usage: train.py --out DIR [--stages 128:600,256:500,512:500,1024:300] [--threads 1]
+usage: train.py --out DIR [--stages 128:1300,256:250,512:250,1024:300] [--threads 1]
 """
 import argparse
 import json
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tasks  # noqa: E402
 from model import Transformer, export_v0  # noqa: E402
 
-MIX = (("repeat", 0.3), ("recall", 0.3), ("passkey", 0.2), ("twohop", 0.2))
+MIX = (("runs", 0.3), ("recall", 0.3), ("passkey", 0.2), ("twohop", 0.2))
 TOKENS_PER_STEP = 8192
 
 
@@ -71,14 +71,14 @@ def parse_stages(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--stages", default="128:600,256:500,512:500,1024:300", help="context:steps,...")
+    ap.add_argument("--stages", default="128:1300,256:250,512:250,1024:300", help="context:steps,...")
     ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--hidden", type=int, default=192)
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--kv-heads", type=int, default=2)
     ap.add_argument("--seq-len", type=int, default=1024)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--decay-stages", type=int, default=2, help="decay the rate over this many last stages")
     ap.add_argument("--seed", type=int, default=1)
     # Torch's own threads; the matrix products run on OpenBLAS's pool (one
@@ -126,7 +126,7 @@ def main():
             step += 1
             if step % args.eval_every == 0 or step == total_steps:
                 model.eval()
-                em = exact_match(model, random.Random(10_000 + step), length, 8)
+                em = exact_match(model, random.Random(10_000 + step), length, 16)
                 model.train()
                 entry = dict(step=step, context=length, loss=round(loss.item(), 4),
                              seconds=round(time.time() - start, 1), **{k: round(v, 3) for k, v in em.items()})
