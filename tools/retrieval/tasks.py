@@ -17,9 +17,9 @@ plus "filler": plain text only, so the model also models ordinary text, and
 A two-hop subject phrase is one token (" ring is in"), so the token before
 each place names its fact and a plain induction head (find the earlier
 occurrence of this token, copy what followed) does each hop; the text is
-unchanged.  Which words precede a place otherwise (" the", " in") precede
-many words, and this 2-layer model does not find the longer lookup
-(docs/retrieval.md, History).
+unchanged.  Spelt word by word, the token before a place is " in", which
+also precedes the filler's places, and this 2-layer model never found the
+longer lookup that needs (docs/retrieval.md, History).
 
 The vocabulary is lower-case words with their leading space.  Its
 tokenizer.bin holds every single character used and every space-prefixed
