@@ -27,7 +27,7 @@ $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 # The language model's hot loops (matrix rows, attention once per cached
 # position and head): unrolled, the scheduler hides the load-use cycle and
 # fewer taken branches cost a bubble (-8% of cycles per token).
-FW_UNROLLED := $(addprefix firmware/lib/llm/,attention.c kv_attend.c transformer.c)
+FW_UNROLLED := firmware/lib/llm/attention.c firmware/lib/llm/transformer.c firmware/lib/kv/kv_attend.c
 $(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops
 
 # The language-model app links the converted model image.

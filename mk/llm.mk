@@ -6,12 +6,12 @@ TOKENIZER   ?= $(MODELS_DIR)/tok512.bin
 LLM_BUILD   := $(BUILD)/llm
 LLM_IMAGE   := $(LLM_BUILD)/model.ucm
 HOST_CC     := gcc
-HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmware/lib/util \
+HOST_CFLAGS := -std=c11 -O3 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmware/lib/kv -Ifirmware/lib/util \
                -Ifirmware/lib/unicaim -I$(GEN)
 # The UniCAIM KV-cache backend runs on the golden model through the driver.
-LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c) firmware/lib/util/crc32.c \
+LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c firmware/lib/kv/*.c) firmware/lib/util/crc32.c \
                 $(addprefix firmware/lib/unicaim/,ucm.c ucm_model.c ucm_arith.c ucm_energy.c)
-LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
+LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/kv/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
 
 $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)

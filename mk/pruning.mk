@@ -1,74 +1,95 @@
-# KV-cache pruning policies against dense attention (tools/llm/prune_eval.c):
+# KV-cache pruning policies against the reference (tools/llm/prune_eval.c):
 # stories260K's local fidelity and the retrieval model's exact match, in the
 # ideal setting (the paper's: only the selection is analog) and with the
 # array's hardware effects on; CSV, BENCH lines and plots under build/bench.
-PRUNE_TASKS := $(RETR_BUILD)/prune.tasks
-PRUNE_TASKS_MULTI := $(RETR_BUILD)/prune_multi.tasks
-PRUNE_OUT   := $(BENCH_DIR)/prune
-PLOT_STAMP  := $(BUILD)/.matplotlib-ok
-STORIES_RUN := $(LLM_BUILD)/prune_eval $(LLM_IMAGE) stories 16 512 256
-RETR_RUN    := $(LLM_BUILD)/prune_eval $(RETR_IMAGE) tasks $(PRUNE_TASKS)
-MULTI_RUN   := $(LLM_BUILD)/prune_eval $(RETR_IMAGE) tasks $(PRUNE_TASKS_MULTI) --tag multi
+# Policies come from the registry (prune_eval --list): nothing here names one.
+#
+# Development set (make tune-prune: parameter sweeps) and test set (make
+# bench-prune: every reported figure) never share a seed. The test set's
+# tables (docs/pruning.md) are build/bench/prune_tables.md.
+PRUNE_OUT    := $(BENCH_DIR)/prune
+PRUNE        := $(LLM_BUILD)/prune_eval
+PRUNE_DEV    := $(RETR_BUILD)/prune_dev.tasks
+PRUNE_TEST   := $(RETR_BUILD)/prune_test.tasks
+PRUNE_MULTI  := $(RETR_BUILD)/prune_multi.tasks
+STORIES_DEV  := $(PRUNE) $(LLM_IMAGE) stories 16 512 256 --seed-base 0
+STORIES_TEST := $(PRUNE) $(LLM_IMAGE) stories 64 512 256 --seed-base 1000
+RETR_DEV     := $(PRUNE) $(RETR_IMAGE) tasks $(PRUNE_DEV)
+RETR_TEST    := $(PRUNE) $(RETR_IMAGE) tasks $(PRUNE_TEST)
+PLOT_STAMP   := $(BUILD)/.matplotlib-ok
 
-# 10 tasks per kind at full context, a seed of their own. The recall tasks'
-# several questions: one prompt each over the same context (LongBench's
-# setting, the question in the prompt), and in a second file one after
-# another in one sequence (later questions arrive after the prompt pruning).
-$(PRUNE_TASKS): tools/retrieval/tasks.py
+# One prompt per task (its first question), needles spread over the context.
+$(PRUNE_DEV): tools/retrieval/tasks.py
 	@mkdir -p $(RETR_BUILD)
-	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 10 --seed 3000 --one-question
-$(PRUNE_TASKS_MULTI): tools/retrieval/tasks.py
+	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 30 --seed 3000 --first-question
+$(PRUNE_TEST): tools/retrieval/tasks.py
 	@mkdir -p $(RETR_BUILD)
-	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 10 --seed 3000
+	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 100 --seed 4000 --first-question
+# Every question of a task in one sequence: later ones arrive after the
+# prompt was compressed (a multi-turn setting).
+$(PRUNE_MULTI): tools/retrieval/tasks.py
+	@mkdir -p $(RETR_BUILD)
+	$(PYTHON) tools/retrieval/tasks.py heldout $@ --len 1024 --per-kind 30 --seed 4000
 
 $(PLOT_STAMP):
 	$(call deb_install,python3-matplotlib)
 	@mkdir -p $(BUILD) && touch $@
 
-.PHONY: bench-prune
-bench bench-prune: $(BENCH_DIR)/prune.txt
-$(BENCH_DIR)/prune.txt: $(LLM_BUILD)/prune_eval $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TASKS) $(PRUNE_TASKS_MULTI) \
-                        tools/llm/plot_pruning.py \
-                        $(PLOT_STAMP)
+# The test set's runs, one output each (make -j2 runs two at a time).
+PRUNE_RUNS := stories_ideal stories_hw stories_ablations retrieval_ideal retrieval_hw retrieval_ablations \
+              retrieval_paper retrieval_multi
+PRUNE_ARGS_stories_ideal       := $(STORIES_TEST) --budgets 10,20,25,50
+PRUNE_ARGS_stories_hw          := $(STORIES_TEST) --budgets 25 --hw
+PRUNE_ARGS_stories_ablations   := $(STORIES_TEST) --budgets 25 --hw --ablations
+PRUNE_ARGS_retrieval_ideal     := $(RETR_TEST) --budgets 10,20,25,50
+PRUNE_ARGS_retrieval_hw        := $(RETR_TEST) --budgets 25 --hw
+PRUNE_ARGS_retrieval_ablations := $(RETR_TEST) --budgets 25 --hw --ablations
+# The paper's geometry: a 576-slot bank (H = 512, M = 64) for 1024 tokens.
+PRUNE_ARGS_retrieval_paper     := $(RETR_TEST) --policies array --positions 576 --set h=512 --slots 576 --hw
+PRUNE_ARGS_retrieval_multi     := $(PRUNE) $(RETR_IMAGE) tasks $(PRUNE_MULTI) --budgets 25 --tag multi
+
+$(PRUNE_OUT)/%.out: $(PRUNE) $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TEST) $(PRUNE_MULTI)
 	@mkdir -p $(PRUNE_OUT)
-	$(STORIES_RUN) > $(PRUNE_OUT)/stories_ideal.out
-	$(STORIES_RUN) --budgets 25,100 --policies streamingllm,h2o,unicaim --hw 3:10:0 > $(PRUNE_OUT)/stories_hw3.out
-	$(STORIES_RUN) --budgets 20,25,100 --policies streamingllm,h2o,quest,unicaim --hw 3:10:0:3 \
-	  > $(PRUNE_OUT)/stories_hw3x3.out
-	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/stories_hw1.out
-	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 1:10:0 --exact digital > $(PRUNE_OUT)/stories_hw1_select.out
-	$(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:0 --exact digital --set binary=0x1e \
-	  > $(PRUNE_OUT)/stories_binary.out
-	for s in 0 16 32 64; do $(STORIES_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
-	  > $(PRUNE_OUT)/stories_sigma.out
-	$(RETR_RUN) > $(PRUNE_OUT)/retrieval_ideal.out
-	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_hw3.out
-	$(RETR_RUN) --budgets 20,25 --policies streamingllm,unicaim --hw 3:10:0:3 > $(PRUNE_OUT)/retrieval_hw3x3.out
-	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 > $(PRUNE_OUT)/retrieval_hw1.out
-	$(RETR_RUN) --budgets 25 --policies unicaim --hw 1:10:0 --exact digital > $(PRUNE_OUT)/retrieval_hw1_select.out
-	$(MULTI_RUN) > $(PRUNE_OUT)/retrieval_multi_ideal.out
-	$(MULTI_RUN) --budgets 25 --policies streamingllm,unicaim --hw 3:10:0 > $(PRUNE_OUT)/retrieval_multi_hw3.out
-	for s in 16 32 64; do $(RETR_RUN) --budgets 25 --policies unicaim --hw 3:10:$$s --exact digital; done \
-	  > $(PRUNE_OUT)/retrieval_sigma.out
-	for f in $(PRUNE_OUT)/*.out; do grep -v '^BENCH' $$f > $${f%.out}.csv; done
-	$(PYTHON) tools/llm/plot_pruning.py $(PRUNE_OUT) $(PRUNE_OUT)/*.csv
-	grep -h '^BENCH' $(PRUNE_OUT)/*.out > $@
+	$(PRUNE_ARGS_$*) > $@.tmp
+	mv $@.tmp $@
+
+.PHONY: bench-prune tune-prune
+bench bench-prune: $(BENCH_DIR)/prune.txt
+$(BENCH_DIR)/prune.txt: $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out) $(BENCH_DIR)/ucm.txt tools/llm/plot_pruning.py \
+                         tools/llm/results_tables.py $(PLOT_STAMP)
+	for f in $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out); do grep -v '^BENCH' $$f > $${f%.out}.csv; done
+	$(PYTHON) tools/llm/results_tables.py $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.csv) > $(BENCH_DIR)/prune_tables.md
+	$(PYTHON) tools/llm/plot_pruning.py $(BENCH_DIR) --reference "$$($(PRUNE) --list | head -1 | cut -d' ' -f1)" \
+	  $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.csv) $(BENCH_DIR)/ucm_model.csv
+	grep -h '^BENCH' $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out) > $@
 	cat $@
+
+# Sweeps of each policy's main parameters on the development set; the
+# defaults in the policies' files are the best of these.
+TUNE_SWEEPS := sinks=1,4,8 window=8,16,32,64 page=8,16,32 alpha=0,2,4,8 init=0,500,1000 k=13,25,51,102 \
+               spare=8,25,50 protect=250,500
+tune-prune: $(PRUNE) $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_DEV)
+	@mkdir -p $(PRUNE_OUT)
+	for s in $(TUNE_SWEEPS); do $(RETR_DEV) --budgets 25 --sweep $$s; done > $(PRUNE_OUT)/tune_retrieval.out
+	for s in $(TUNE_SWEEPS); do $(STORIES_DEV) --budgets 25 --sweep $$s; done > $(PRUNE_OUT)/tune_stories.out
+	grep -h '^BENCH' $(PRUNE_OUT)/tune_*.out
 
 # Agreement on the SoC: one 192-token passkey task of the retrieval model
 # per policy at a 25% budget, on the simulated SoC and on the host: the same
-# tokens, with the SoC's cycles and evictions. UniCAIM runs on a simulator
-# whose array has this model's geometry (8 banks x 1024 slots x 96 cells).
-AGREE_POLICIES := streamingllm h2o tova snapkv quest
+# tokens, with the SoC's cycles and evictions. The policies that need the
+# array run on a simulator whose array has this model's geometry (4 banks x
+# 1024 slots x 96 cells).
 .PHONY: bench-agree
 bench bench-agree: $(BENCH_DIR)/agree.txt
-$(BENCH_DIR)/agree.txt: $(LLM_BUILD)/llm_host $(RETR_IMAGE) $(SIM_BIN) $(SIM_BIN_RETR) $(FW_BUILD)/retr.elf \
+$(BENCH_DIR)/agree.txt: $(LLM_BUILD)/llm_host $(PRUNE) $(RETR_IMAGE) $(SIM_BIN) $(SIM_BIN_RETR) $(FW_BUILD)/retr.elf \
                         tests/retrieval_soc.py
 	@mkdir -p $(BENCH_DIR)
-	for p in $(AGREE_POLICIES); do \
-	  $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --len 192 --depth 0.1 --policy "$$p 48" || exit 1; \
+	$(PRUNE) --list | grep -v '^ ' | tail -n +2 | while read name rest; do \
+	  case "$$rest" in \
+	    "(array)"*) $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(SIM_BIN_RETR) --slices 3 --array \
+	                  --len 192 --depth 0.1 --policy "$$name 48" || exit 1 ;; \
+	    *) $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --len 192 --depth 0.1 --policy "$$name 48" || exit 1 ;; \
+	  esac; \
 	done > $@.tmp
-	$(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(SIM_BIN_RETR) --slices 3 --len 192 --depth 0.1 \
-	  --policy "unicaim 48" >> $@.tmp
 	mv $@.tmp $@
 	cat $@

@@ -35,22 +35,23 @@ $(foreach c,$(UCM_CFGS),$(eval $(call UCM_COSIM_RULE,$(c))))
 
 # The modeled energy/latency report (host; the golden model through the driver).
 UCM_REPORT := $(UCM_BUILD)/ucm_report
-UCM_HOST_SRCS := $(UCM_LIB) firmware/lib/unicaim/ucm.c firmware/lib/unicaim/ucm_energy.c
+UCM_HOST_SRCS := $(UCM_LIB) $(addprefix firmware/lib/unicaim/,ucm.c ucm_energy.c ucm_baselines.c)
 $(UCM_REPORT): tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Ifirmware/lib/unicaim \
 	  tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) -o $@
 
 # Benchmarks: the block's emulation cost and attention speedup on the paper-
-# sized array (one run of firmware/apps/ucmbench), the model report, and
+# sized array (one run of firmware/apps/ucmbench), the model report (the
+# paper's comparison, tools/unicaim/ucm_report.c, with its CSV), and
 # Yosys counts for the board configuration (20 x 128 x 8, the stories260K
 # cache of 128 tokens). The paper's 576 x 128 array takes 22 minutes:
 # make build/synth/ucm_paper_ecp5.json (counts in docs/unicaim.md).
-$(BENCH_DIR)/ucm.txt: $(SIM_BIN_PAPER) $(FW_BUILD)/ucmbench.elf $(UCM_REPORT)
+$(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_model.csv &: $(SIM_BIN_PAPER) $(FW_BUILD)/ucmbench.elf $(UCM_REPORT)
 	@mkdir -p $(BENCH_DIR)
-	$(SIM_BIN_PAPER) --elf $(FW_BUILD)/ucmbench.elf --max-cycles 100000000 | grep '^BENCH' > $@.tmp
-	$(UCM_REPORT) >> $@.tmp
-	mv $@.tmp $@
+	$(SIM_BIN_PAPER) --elf $(FW_BUILD)/ucmbench.elf --max-cycles 100000000 | grep '^BENCH' > $(BENCH_DIR)/ucm.txt.tmp
+	$(UCM_REPORT) $(BENCH_DIR)/ucm_model.csv >> $(BENCH_DIR)/ucm.txt.tmp
+	mv $(BENCH_DIR)/ucm.txt.tmp $(BENCH_DIR)/ucm.txt
 
 UCM_SYNTH_board := chparam -set Banks $(BOARD_UCM_BANKS) -set Slots $(BOARD_UCM_SLOTS) -set Dim $(BOARD_UCM_DIM) \
                      -set Lanes $(BOARD_UCM_LANES) ucm_block; \

@@ -61,7 +61,7 @@ def collect(build, run):
 
     def host_story(args):
         # The simulator's array gives a key component three cells (mk/sim.mk).
-        slices = ["--slices", "3"] if "unicaim" in args else []
+        slices = ["--slices", "3"] if "--kv" in args else []
         rc, out, err = run([host, image, *args, *slices, "--ids"], 60)
         m = re.search(r"^TOKENS(.*)$", out, re.M)
         return m.group(1).split() if m else None
@@ -104,97 +104,184 @@ def collect(build, run):
               and "error" not in out and want != dense)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
 
-    @add("soc-matches-host-h2o-policy")
-    def _():
-        # H2O eviction at a 16-position budget: the same tokens on SoC and host,
-        # and not those of the full cache.
-        rc, out, err, soc = soc_story("-n 48 --ids Once upon a time", "policy h2o 16\n")
-        want = host_story(["-n", "48", "-i", "Once upon a time", "--policy", "h2o:16"])
-        dense = host_story(["-n", "48", "-i", "Once upon a time"])
-        ok = (rc == 0 and soc is not None and soc == want and want != dense and
-              "policy: h2o, budget 16, window 8" in out and "policy h2o," in out)
-        return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
+    def registry_policies():
+        """[(name, array, params)] from `prune_eval --list`: the registry's
+        policies, whether each runs on the array, its (key, min, max)."""
+        rc, out, err = run([os.path.join(llm, "prune_eval"), "--list"], 60)
+        policies = []
+        for line in out.splitlines():
+            m = re.match(r"  (\w+)=(-?\d+)\.\.(-?\d+)  ", line)
+            if m:
+                policies[-1][2].append((m.group(1), int(m.group(2)), int(m.group(3))))
+            elif line and not line.startswith(" "):
+                policies.append((line.split()[0], "(array)" in line, []))
+        return policies
 
     @add("soc-matches-host-every-policy")
     def _():
-        # One story per policy on the SoC (the UniCAIM hybrid through the
-        # block) and on the host (through the golden model): the same tokens.
-        # A 27-token prompt at a 16-slot budget, so SnapKV and UniCAIM prune
-        # the prompt and every policy evicts while generating.
+        # One story per policy of the registry on the SoC (those that need
+        # it through the block) and on the host (through the golden model):
+        # the same tokens, and the budget's policy echoed. A 31-token prompt
+        # at an 8-slot budget, so every policy compresses the prompt or pages
+        # it, evicts while generating, and changes the story.
         prompt = "Once upon a time, there was a little girl named Lily. She liked to play in the park with her dog."
-        specs = ["streamingllm 16", "tova 16", "snapkv 16", "quest 16 page=4", "unicaim 16 k=8 m=4 adapt=6"]
+        policies = registry_policies()
         session = ""
-        for spec in specs:
-            kv = "kv unicaim\n" if spec.startswith("unicaim") else "kv dense\n"
-            session += f"{kv}policy {spec}\nstory -n 44 --ids {prompt}\n"
-        rc, out, err = console_session(run, build, "llm.elf", session + "exit 0\n", tmp, 600)
+        for name, array, _ in policies:
+            spec = name if name == policies[0][0] else f"{name} 8"
+            session += f"{'kv unicaim' if array else 'kv dense'}\npolicy {spec}\nstory -n 44 --ids {prompt}\n"
+        rc, out, err = console_session(run, build, "llm.elf", session + "exit 0\n", tmp, 900)
         socs = [m.split() for m in re.findall(r"^TOKENS(.*)$", out, re.M)]
         dense = host_story(["-n", "44", "-i", prompt])
-        report, ok = [], rc == 0 and len(socs) == len(specs) and "error" not in out
-        for spec, soc in zip(specs, socs):
-            kv = ["--kv", "unicaim"] if spec.startswith("unicaim") else []
-            want = host_story(["-n", "44", "-i", prompt, *kv, "--policy", spec.replace(" ", ":")])
-            ok = ok and soc == want and want != dense
-            report.append(f"{spec}\n soc:  {soc}\n host: {want}")
+        report, ok = [], rc == 0 and len(policies) > 7 and len(socs) == len(policies) and "error" not in out
+        report.append(f"{len(socs)} stories for {len(policies)} policies, {'an' if 'error' in out else 'no'} error")
+        for (name, array, _), soc in zip(policies, socs):
+            spec = name if name == policies[0][0] else f"{name}:8"
+            want = host_story(["-n", "44", "-i", prompt, *(["--kv", "unicaim"] if array else []), "--policy", spec])
+            echoed = f"policy: {name}, every position kept" if spec == name else f"policy: {name}, budget 8"
+            good = soc == want and (want == dense) == (spec == name) and echoed in out
+            ok = ok and good
+            report.append(f"{spec}: {'ok' if good else 'differs, or not echoed'}\n soc:  {soc}\n host: {want}")
         return ok, f"rc={rc}\n" + "\n".join(report) + f"\ndense: {dense}\n{out[-1500:]}{err[-300:]}"
 
     @add("soc-policy-bad-input")
     def _():
-        rc, out, err = console_session(run, build, "llm.elf",
-                                       "policy h2o\npolicy h2o 0\npolicy tova 8 2\npolicy streamingllm 4 sinks=4\n"
-                                       "policy lru 8\npolicy dense 3\npolicy quest 64 k=3\npolicy h2o 9999\n"
-                                       "policy snapkv 8 window=7\npolicy unicaim 64 protect=1001\npolicy unicaim 64 question=70000\n"
-                                       "policy streamingllm 40 sinks=2\npolicy unicaim 64\npolicy\nstats\ndevice sigma=300\n"
-                                       "device foo=1\ndevice sigma\ndevice sigma=7 adc=11\ndevice gain=3 shift=16\n"
-                                       "device adc=6\nexit 0\n", tmp)
-        ok = (rc == 0 and out.count("error: usage: policy") == 11 and "error: the unicaim policy runs on the array" in out
+        # Every refused policy line names what is wrong and its range, and
+        # leaves the policy as it was: unknown names, budgets out of range,
+        # unknown parameters, each parameter one past its range, an
+        # array-only policy before `kv unicaim`.
+        policies = registry_policies()
+        first = policies[1][0]
+        lines, wants = [f"policy {first} 40"], []
+        lines.append("policy nosuchpolicy 8")
+        wants.append("error: unknown policy 'nosuchpolicy' (" + ", ".join(p[0] for p in policies) + ")")
+        for name, array, params in policies:
+            if name == policies[0][0]:
+                continue
+            if array:
+                lines.append(f"policy {name} 16")
+                wants.append("error: this policy runs on the array: kv unicaim first")
+                continue
+            lines += [f"policy {name} 0", f"policy {name} 513", f"policy {name} 16 bogus=1"]
+            wants += [f"error: {name} needs a budget of 1..512 positions (got '0')",
+                      f"error: {name} needs a budget of 1..512 positions (got '513')",
+                      f"error: {name} has no parameter 'bogus' ("]
+            for key, lo, hi in params:
+                lines.append(f"policy {name} 16 {key}={hi + 1}")
+                wants.append(f"error: {key}={hi + 1} out of range ({lo}..{hi})")
+        lines += ["policy", "stats", "device sigma=300", "device foo=1", "device sigma", "device sigma=7 adc=11",
+                  "device gain=3 shift=16", "device adc=6"]
+        rc, out, err = console_session(run, build, "llm.elf", "\n".join(lines) + "\nexit 0\n", tmp)
+        missing = [w for w in wants if w not in out]
+        ok = (rc == 0 and not missing and out.count(f"policy: {first}, budget 40") == 2
               and "error: no story yet" in out and out.count("error: usage: device") == 4
               and "error: the converters have 10 bits" in out
-              and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out
-              and out.count("policy: streamingllm, budget 40, sinks 2") == 2)
-        return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
+              and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out)
+        return ok, f"rc={rc}\nmissing: {missing}\n{out[-1500:]}{err[-300:]}"
+
+    @add("host-policy-bad-input")
+    def _():
+        # The host tools refuse the same with the same words, exit 2, and run
+        # nothing: every parameter of every policy past its range, and
+        # k, h, m past the cache (h + m = the budget, k at most h + m).
+        policies = registry_policies()
+        report, ok = [], True
+        for name, array, params in policies[1:]:
+            kv = ["--kv", "unicaim"] if array else []
+            cases = [(f"{name}:16:{key}={hi + 1}", f"{key}={hi + 1} out of range ({lo}..{hi})") for key, lo, hi in params]
+            keys = {key for key, _, _ in params}
+            if {"h", "m", "k"} <= keys:
+                cases += [(f"{name}:16:k=17", "k=17 out of range (1..16)"),
+                          (f"{name}:16:h=10:m=10", "h=10 + m=10 must equal the budget (16)")]
+            for spec, want in cases:
+                rc, out, err = run([host, image, "-n", "4", *kv, "--policy", spec], 60)
+                good = rc == 2 and want in err and not out.strip()
+                ok = ok and good
+                if not good:
+                    report.append(f"{spec}: rc={rc} {err.strip()}")
+        return ok and len(policies) > 7, "\n".join(report)
+
+    @add("policy-names-only-in-their-files")
+    def _():
+        # A policy's name is written in its own file and the registry only:
+        # everything else (consoles, host tools, make, plots, tests) takes
+        # names from the registry. Looked for: the name as a string literal
+        # or a console/host spelling ("policy NAME", "--policies ..NAME"),
+        # and as a word in make files. The backends' names (kv dense, kv
+        # unicaim) and build paths share two of the spellings.
+        names = [p[0] for p in registry_policies()]
+        allowed = {os.path.join("firmware", "lib", "kv", "kv_registry.c")}
+        allowed |= {os.path.join("firmware", "lib", "kv", "policy_" + n.replace("+", "_plus") + ".c") for n in names}
+        exempt = re.compile(r"--kv|\bkv[ :]+(dense|unicaim)\b|KV_BACKEND_|os\.path\.join|/unicaim")
+        found = []
+        for top in ("firmware", "tools", "tests", "mk", "sim", "Makefile"):
+            paths = [top] if os.path.isfile(os.path.join(ROOT, top)) else [
+                os.path.relpath(os.path.join(d, f), ROOT) for d, _, fs in os.walk(os.path.join(ROOT, top)) for f in fs]
+            for path in paths:
+                if path in allowed or not path.endswith((".c", ".h", ".py", ".mk", ".S", ".cpp", "Makefile")):
+                    continue
+                make = path.endswith((".mk", "Makefile"))
+                with open(os.path.join(ROOT, path), errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        if exempt.search(line) or (make and line.lstrip().startswith("#")):
+                            continue
+                        for n in names:
+                            word = re.escape(n) + r"(?![\w+])"
+                            pats = [r"[\"']" + word + r"[\"' :,]", r"\bpolicy[ :]+" + word, r"--policies[ =][\w,+]*" + word]
+                            if make:
+                                pats.append(r"(?<![\w/.-])" + re.escape(n) + r"(?![\w+/.-])")
+                            if any(re.search(p, line) for p in pats):
+                                found.append(f"{path}:{number}: {line.strip()[:100]}")
+        return not found and len(names) > 7, "\n".join(found)
 
     @add("soc-stats-energy-at-adc-bits-in-use")
     def _():
         # The same story through the array with all 10 converter bits, then
         # with 4 in use: stats prices the conversions at the resolution in
-        # use, so both the array's and the dense baseline's energy drop.
+        # use, so both the array's and the unpruned array's energy drop.
         story = "story -n 10 Once upon a time\nstats\n"
         rc, out, err = console_session(run, build, "llm.elf", f"kv unicaim\n{story}device adc=4\n{story}exit 0\n",
                                        tmp)
         # Each console line reaches the transcript twice: distinct costs, in order.
         costs = list(dict.fromkeys((float(a), float(d)) for a, d in re.findall(
-            r"^stats: array \(modeled\) ([0-9.]+) pJ/token.*scoring ([0-9.]+) pJ/token", out, re.M)))
+            r"^stats: array \(modeled\) ([0-9.]+) pJ/token.*unpruned array ([0-9.]+) pJ/token", out, re.M)))
         ok = (rc == 0 and "error" not in out and len(costs) == 2 and all(a > 0 and d > 0 for a, d in costs)
               and costs[1][0] < costs[0][0] and costs[1][1] < costs[0][1])
         return ok, f"rc={rc}\n{costs}\n{out[-1200:]}{err[-300:]}"
 
     @add("policy-invariants")
     def _():
-        # Every policy and budget: slots within the budget, no position twice,
-        # sinks and recent window kept, one eviction per position past the budget.
-        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "check", "256"], 300)
-        return rc == 0 and "kv invariants hold" in out, out + err
+        # Every policy and budget: the cache holds what the prompt rule and
+        # the capacity give, no position twice, the kept positions present,
+        # the banks agreeing with the tables.
+        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "check", "256", "--budgets", "10,25,50,100"], 300)
+        n = len(registry_policies()) - 1
+        return rc == 0 and f"kv invariants hold: {n} policies x 4 budgets" in out, out + err
 
     @add("kv-soak-20k-steps")
     def _():
-        # 20k decode steps past a 256-position prompt under every evicting
-        # policy, the invariants checked after each step (tools/llm/kv_soak.c).
-        rc, out, err = run([os.path.join(llm, "kv_soak"), "20000"], 600)
-        return rc == 0 and out.count("invariants hold") == 6, out + err
+        # 20k decode steps past a 256-position prompt under every policy (in
+        # software, and all of them on the array), the invariants checked
+        # after each step and the evictions counted (tools/llm/kv_soak.c).
+        rc, out, err = run([os.path.join(llm, "kv_soak"), "20000"], 900)
+        policies = registry_policies()
+        expected = sum(not array for _, array, _ in policies) + len(policies)
+        return rc == 0 and out.count("invariants hold") == expected and expected > 8, out + err
 
     @add("policy-full-budget-is-dense")
     def _():
-        # At a full budget every policy (UniCAIM attending to all, k=0) gives
-        # the dense logits exactly; at 10% every one of them differs.
-        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80",
-                            "--budgets", "10,100", "--set", "k=0"], 300)
-        rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
-        full = [r for r in rows if r[3] == "100"]
-        small = [r for r in rows if r[3] == "10"]
-        ok = (rc == 0 and len(full) == 6 and all(r[4] == "100.00" and float(r[5]) == 0 and r[7] == "0" for r in full)
-              and len(small) == 6 and all(float(r[5]) > 0 for r in small))
-        return ok, out + err
+        # At a full budget every policy, those with a k attending to all,
+        # gives the dense logits exactly; at 10% every one of them differs.
+        evaluate = os.path.join(llm, "prune_eval")
+        n = len(registry_policies()) - 1
+        rc, out, err = run([evaluate, image, "stories", "1", "160", "80", "--budgets", "100", "--set", "k=160"], 300)
+        rc2, out2, err2 = run([evaluate, image, "stories", "1", "160", "80", "--budgets", "10"], 300)
+        full = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
+        small = [r.split(",") for r in out2.splitlines() if r.startswith("stories,")]
+        ok = (rc == 0 and rc2 == 0 and len(full) == n and len(small) == n
+              and all(r[4] == "100.00" and float(r[7]) == 0 and r[9] == "0" for r in full)
+              and all(float(r[7]) > 0 for r in small))
+        return ok, out + err + out2 + err2
 
     @add("array-key-slices")
     def _():
@@ -202,9 +289,10 @@ def collect(build, run):
         # cell per key component loses stories260K's attention, three cells
         # (kv_encode.c's slices) give back nearly the dense tokens.
         top1 = {}
+        reference = registry_policies()[0][0]
         for slices in (1, 3):
             rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80", "--budgets",
-                                "100", "--policies", "streamingllm", "--hw", f"3:10:0:{slices}"], 300)
+                                "100", "--policies", reference, "--hw", f"3:10:0:{slices}"], 300)
             rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
             if rc != 0 or len(rows) != 1:
                 return False, out + err

@@ -3,11 +3,12 @@
 is typed into the console with `prompt add` (lines are limited to 160
 characters), `story` answers greedily, and the answer is checked against the
 task's passkey and against the host build's tokens.  Prints BENCH lines.
-With --policy the cache runs under that pruning policy (the console's words;
-"unicaim ..." on the array block) on both sides, and the SoC's statistics
+With --policy the cache runs under that pruning policy (the console's words),
+on the array block with --array, on both sides, and the SoC's statistics
 (cycles per token, evictions, modeled array energy) are printed.
 
-usage: retrieval_soc.py --build DIR [--sim BINARY] [--len 1024] [--depth 0.05] [--seed 3] [--policy "h2o 64"]
+usage: retrieval_soc.py --build DIR [--sim BINARY] [--len 1024] [--depth 0.05] [--seed 3]
+                        [--policy "NAME 64" [--array]]
 """
 import argparse
 import os
@@ -24,7 +25,7 @@ import tasks  # noqa: E402
 LINE_WORDS = 20  # console lines stay under 160 characters
 
 
-def passkey_session(length, depth, seed, policy):
+def passkey_session(length, depth, seed, policy, array):
     """(script text, prompt text, expected answer ids, steps)."""
     task = tasks.make("passkey", random.Random(seed), length, depth)
     start, end, _ = task.answers[0]
@@ -33,7 +34,7 @@ def passkey_session(length, depth, seed, policy):
     lines = [" ".join(words[i:i + LINE_WORDS]) for i in range(0, len(words), LINE_WORDS)]
     script = ""
     if policy:
-        script += ("kv unicaim\n" if policy.startswith("unicaim") else "") + f"policy {policy}\n"
+        script += ("kv unicaim\n" if array else "") + f"policy {policy}\n"
     script += "".join(f"prompt add {line}\n" for line in lines)
     steps = end - 1  # forward passes at positions 0 .. end - 2 emit tokens 1 .. end - 1
     script += f"story -n {steps} --ids\nexit 0\n"
@@ -51,10 +52,10 @@ def run_soc(build, sim, script, timeout):
     return out.returncode, out.stdout + out.stderr
 
 
-def run_host(build, prompt, steps, policy, slices):
+def run_host(build, prompt, steps, policy, array, slices):
     extra = []
     if policy:
-        kv = ["--kv", "unicaim", "--slices", str(slices)] if policy.startswith("unicaim") else []
+        kv = ["--kv", "unicaim", "--slices", str(slices)] if array else []
         extra = kv + ["--policy", policy.replace(" ", ":")]
     out = subprocess.run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "retrieval", "retrieval.ucm"),
                           "-n", str(steps), "-i", prompt, "--ids", *extra], capture_output=True, text=True, timeout=600)
@@ -70,14 +71,15 @@ def main():
     ap.add_argument("--depth", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=3600)
-    ap.add_argument("--policy", default="", help='e.g. "unicaim 48" (console words)')
+    ap.add_argument("--policy", default="", help='e.g. "NAME 48" (console words)')
+    ap.add_argument("--array", action="store_true", help="attend through the array block (kv unicaim)")
     ap.add_argument("--slices", type=int, default=1, help="cells per key component of --sim's array")
     args = ap.parse_args()
-    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy)
+    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy, args.array)
     rc, out = run_soc(args.build, args.sim, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
-    host = run_host(args.build, prompt, steps, args.policy, args.slices)
+    host = run_host(args.build, prompt, steps, args.policy, args.array, args.slices)
     cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
     correct = soc is not None and soc[-len(answer):] == answer
     same = rc == 0 and soc is not None and soc == host
@@ -87,7 +89,7 @@ def main():
     for line in re.findall(r"^stats: .*$", out, re.M):
         print(line)
     if args.policy:  # the agreement is what counts; a pruned cache may lose the needle
-        name = args.policy.split()[0]
+        name = args.policy.split()[0].replace("+", "plus")
         print(f"BENCH retr_soc_agrees_{name}_len{args.len} {int(same)} bool")
         print(f"BENCH retr_soc_passkey_correct_{name}_len{args.len} {int(correct)} bool")
         ok = same

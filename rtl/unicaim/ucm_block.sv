@@ -57,7 +57,14 @@ module ucm_block #(
   logic [12:0] cam_cfg_q;
   logic [16:0] adc_cfg_q;
   logic [31:0] slot_meta_q, slot_acc_q, slot_valid_count_q;
-  logic [31:0] counter_q [13];
+  // The counters, in register order (regmap.toml): busy cycles per mode,
+  // then device events.
+  typedef enum logic [3:0] {
+    C_WRITE, C_SEARCH, C_EXACT, C_ACC, C_VICTIM, C_MISC, E_CELL_WRITE, E_CELL_SEARCH,
+    E_ACC_CHARGE, E_ADC_CONV, E_ADC_ROUND, E_MIN_DETECT, E_SEARCH, E_ACC_DIGITAL
+  } counter_e;
+  localparam int unsigned Counters = 32'(E_ACC_DIGITAL) + 32'd1;
+  logic [31:0] counter_q [Counters];
   logic [7:0]  step_q [Banks];
   logic [15:0] valid_count_q [Banks];
   logic [Dim*8-1:0] key_q, query_q;
@@ -557,7 +564,7 @@ module ucm_block #(
   // ------------------------------------------------------------ bus
   localparam logic [11:0] CounterBase = soc_regs_pkg::UCM_CYC_WRITE_OFFSET;
   wire [11:0] reg_off = {4'b0, off[7:0]};
-  wire        in_counter = (reg_off >= CounterBase) && (reg_off < CounterBase + 12'd52);
+  wire        in_counter = (reg_off >= CounterBase) && (reg_off < CounterBase + 12'(4 * Counters));
   wire [3:0]  counter_idx = 4'((reg_off - CounterBase) >> 2);
   wire        wr_while_busy = busy && bus_wr && (in_step || in_key || in_query || in_list ||
               (in_reg && reg_off != soc_regs_pkg::UCM_STATUS_OFFSET &&
@@ -675,12 +682,12 @@ module ucm_block #(
   // ------------------------------------------------------------ counters
   // What each cycle adds to each counter: its busy cycles by mode, and the
   // device events of a command (counted in its first cycle or as it goes).
-  logic [31:0] counter_add [13];
+  logic [31:0] counter_add [Counters];
   logic        clear_counters;
   assign clear_counters = !busy && bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_CTRL_OFFSET && req_i.wdata[0];
 
   always_comb begin : c_counters
-    for (int unsigned i = 0; i < 13; i++) counter_add[i] = '0;
+    for (int unsigned i = 0; i < Counters; i++) counter_add[i] = '0;
     unique case (state_q)
       ST_WRITE:    counter_add[C_WRITE] = 32'd1;
       ST_SCORE, ST_RADIX, ST_GT, ST_EMIT: counter_add[C_SEARCH] = 32'd1;
@@ -696,31 +703,27 @@ module ucm_block #(
       counter_add[E_ADC_CONV]  = 32'(conv_n);
       counter_add[E_ADC_ROUND] = 32'(rounds_n);
     end
-    if (state_q == ST_ACC && phase_q && meta_rdata[eng_slot_lane][0]) counter_add[E_ACC_UPDATE] = 32'd1;
+    if (state_q == ST_ACC && phase_q && meta_rdata[eng_slot_lane][0]) counter_add[E_ACC_DIGITAL] = 32'd1;
     // A command's own events in its first cycle.
     if (state_q == ST_SCORE && cnt_q == 16'd0) begin
       counter_add[E_SEARCH]      = 32'd1;
       counter_add[E_CELL_SEARCH] = 32'(valid_count_q[bank_q]) * Dim;
-      if (f_accum) counter_add[E_ACC_UPDATE] = 32'(valid_count_q[bank_q]);
+      if (f_accum) counter_add[E_ACC_CHARGE] = 32'(valid_count_q[bank_q]);
     end
     if (state_q == ST_VICTIM && cnt_q == 16'd0) counter_add[E_MIN_DETECT] = 32'd1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : s_counters
     if (!rst_ni) begin
-      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
+      for (int unsigned i = 0; i < Counters; i++) counter_q[i] <= '0;
     end else if (clear_counters) begin
-      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= '0;
+      for (int unsigned i = 0; i < Counters; i++) counter_q[i] <= '0;
     end else if (busy) begin
-      for (int unsigned i = 0; i < 13; i++) counter_q[i] <= counter_q[i] + counter_add[i];
+      for (int unsigned i = 0; i < Counters; i++) counter_q[i] <= counter_q[i] + counter_add[i];
     end
   end
 
   // ------------------------------------------------------------ sequencing
-  typedef enum logic [3:0] {
-    C_WRITE, C_SEARCH, C_EXACT, C_ACC, C_VICTIM, C_MISC, E_CELL_WRITE, E_CELL_SEARCH,
-    E_ACC_UPDATE, E_ADC_CONV, E_ADC_ROUND, E_MIN_DETECT, E_SEARCH
-  } counter_e;
 
   logic finish;  // this is the command's last busy cycle
   always_comb begin

@@ -8,7 +8,8 @@
    "kv unicaim K" does through the block; --sigma sets its cell variation,
    --slices its cells per key component (a simulator built with that DIM).
    --policy is the console's "policy NAME BUDGET [KEY=VALUE...]" with
-   colons for spaces (policy_spec.h). */
+   colons for spaces (policy_spec.h); a refused one is named with the
+   reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "generate.h"
 #include "host_file.h"
 #include "llm_model.h"
+#include "kv_policy.h"
 #include "policy_spec.h"
 #include "sampler.h"
 #include "tokenizer.h"
@@ -47,8 +49,8 @@ int main(int argc, char **argv) {
   int steps = 256, ids = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1;
   kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
-  kv_policy_t policy = {.kind = KV_KEEP_ALL};
-  const char *policy_spec = "dense";
+  kv_policy_t policy;
+  const char *policy_spec = NULL; /* the cache keeps everything unless told */
   uint64_t seed = 1;
   const char *prompt = "";
   for (int i = 2; i < argc; i++) {
@@ -58,8 +60,8 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "-p")) topp = q16(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "-s")) seed = strtoull(argv[++i], NULL, 0);
     else if (i + 1 < argc && !strcmp(argv[i], "-i")) prompt = argv[++i];
-    else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "unicaim")) unicaim = 1, i++;
-    else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], "dense")) unicaim = 0, i++;
+    else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], KV_BACKEND_UNICAIM)) unicaim = 1, i++;
+    else if (i + 1 < argc && !strcmp(argv[i], "--kv") && !strcmp(argv[i + 1], KV_BACKEND_DENSE)) unicaim = 0, i++;
     else if (i + 1 < argc && !strcmp(argv[i], "--top-k")) top_k = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--ideal")) exact = KV_EXACT_CELLS;
     else if (!strcmp(argv[i], "--digital")) exact = KV_EXACT_DIGITAL;
@@ -110,9 +112,12 @@ int main(int argc, char **argv) {
     device.sigma = (uint8_t)sigma;
     ucm_configure(&array, &device);
   }
-  if (policy_from_spec(&policy, policy_spec, model.seq_len) || kv_set_policy(&state.kv, &policy)) {
-    fprintf(stderr, "llm_host: policy '%s': unknown, out of range, or (unicaim) without --kv unicaim\n",
-            policy_spec);
+  char why[192];
+  const char *refused = policy_spec ? policy_from_spec(&policy, policy_spec, model.seq_len, state.kv.slots, why,
+                                                       sizeof why) : NULL;
+  if (policy_spec && !refused) refused = kv_set_policy(&state.kv, &policy);
+  if (refused) {
+    fprintf(stderr, "llm_host: policy '%s': %s\n", policy_spec, refused);
     return 2;
   }
   int32_t *probs = malloc(sizeof(int32_t) * (size_t)model.vocab_size);

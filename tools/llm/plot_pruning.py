@@ -1,143 +1,156 @@
 #!/usr/bin/python3
-"""Plots of the pruning evaluation (prune_eval's CSV rows, any number of
-files and settings mixed):
-  accuracy_<workload>.png  accuracy vs budget, one line per policy, ideal setting
-  hardware_<workload>.png  accuracy vs budget per hardware setting (UniCAIM and dense)
-  cost.png                 modeled array energy and latency per token vs budget,
-                           per policy, against dense current-domain scoring
+"""Plots of the pruning evaluation and the cost model (prune_eval's and
+ucm_report's CSV rows, any number of files mixed):
+  accuracy_<workload>_<setting>.png  accuracy vs budget, a line per policy
+                                     (95% intervals), the reference dashed
+  ablations_<workload>_<setting>.png each variant measured at one budget
+  cost_tokens.png                    modeled array energy per token vs budget
+                                     per policy, beside the unpruned array
+  cost_model.png                     one step's energy and latency vs cached
+                                     tokens, UniCAIM and each baseline
 
-usage: plot_pruning.py OUT_DIR FILE.csv...
+usage: plot_pruning.py OUT_DIR --reference NAME FILE.csv...
 """
+import argparse
 import csv
 import os
-import sys
-from collections import defaultdict
+from collections import OrderedDict
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-POLICIES = ["streamingllm", "h2o", "tova", "snapkv", "quest", "unicaim"]
-METRIC = {"stories": ("top1_pct", "top-1 agreement with dense (%)"),
-          "retrieval": ("em_pct", "exact match (%)"),
-          "retrieval_multi": ("em_pct", "exact match (%), questions one after another")}
+METRIC = {"stories": ("top1_pct", "top1_ci_lo", "top1_ci_hi", "top-1 agreement with the reference (%)"),
+          "retrieval": ("em_pct", "em_ci_lo", "em_ci_hi", "exact match (%)")}
 
 
 def read_rows(paths):
-    rows = []
+    """{header tuple: [row dict]} over every file."""
+    tables = {}
     for path in paths:
         with open(path) as f:
             header = None
             for line in csv.reader(f):
                 if not line:
                     continue
-                if line[0] == "workload":
-                    header = line
+                if line[0] in ("workload", "n"):
+                    header = tuple(line)
+                    tables.setdefault(header, [])
                 elif header and len(line) == len(header):
-                    rows.append(dict(zip(header, line)))
-    return rows
+                    tables[header].append(dict(zip(header, line)))
+    return [r for rows in tables.values() for r in rows]
 
 
-def series(rows, workload, setting, policy, field):
-    points = sorted((int(r["budget_pct"]), float(r[field])) for r in rows
-                    if r["workload"] == workload and r["setting"] == setting and r["policy"] == policy
-                    and r[field] != "")
-    return [p[0] for p in points], [p[1] for p in points]
-
-
-def dense_level(rows, workload, setting):
-    field = METRIC[workload][0]
-    for r in rows:
-        if r["workload"] == workload and r["setting"] == setting and r["policy"] == "dense":
-            return float(r[field])
-    return 100.0 if workload == "stories" else None
-
-
-def budget_axes(ax, ylabel, legend_size=8):
-    """The budget axis, the labels and the legend every plot here shares."""
+def budget_axes(ax, ylabel, legend_size=7):
     ax.set_xlabel("KV-cache budget (% of the sequence)")
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=legend_size)
 
 
-def save(fig, out):
+def save(fig, out, made):
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
+    made.append(out)
 
 
-def accuracy_plot(rows, workload, out):
-    field, label = METRIC[workload]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for policy in POLICIES:
-        x, y = series(rows, workload, "ideal", policy, field)
-        if x:
-            ax.plot(x, y, marker="o", label=policy)
-    dense = dense_level(rows, workload, "ideal")
-    if dense is not None:
-        ax.axhline(dense, color="gray", linestyle="--", label="dense")
-    ax.set_title(f"{workload}: accuracy vs budget (ideal arithmetic)")
-    budget_axes(ax, label)
-    save(fig, out)
+def accuracy_plots(rows, reference, out_dir, made):
+    pruning = [r for r in rows if "budget_pct" in r and r["workload"].split("_")[0] in METRIC]
+    for key in OrderedDict.fromkeys((r["workload"], r["setting"]) for r in pruning):
+        workload, setting = key
+        field, lo, hi, label = METRIC[workload.split("_")[0]]
+        mine = [r for r in pruning if (r["workload"], r["setting"]) == key]
+        policies = OrderedDict()
+        for r in mine:
+            policies.setdefault(r["policy"], []).append(r)
+        ref = next((float(r[field]) for r in mine if r["policy"] == reference), 100.0)
+        lines = {p: rs for p, rs in policies.items() if p != reference and len(rs) > 1}
+        single = {p: rs[0] for p, rs in policies.items() if p != reference and len(rs) == 1}
+        tag = f"{workload}_{setting}"
+        if lines:
+            fig, ax = plt.subplots(figsize=(6.5, 4.2))
+            for policy, rs in lines.items():
+                rs = sorted(rs, key=lambda r: int(r["budget_pct"]))
+                x = [int(r["budget_pct"]) for r in rs]
+                y = [float(r[field]) for r in rs]
+                err = [[v - float(r[lo]) for v, r in zip(y, rs)], [float(r[hi]) - v for v, r in zip(y, rs)]]
+                ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=policy)
+            ax.axhline(ref, color="gray", linestyle="--", label=reference)
+            ax.set_title(f"{workload}, {setting}")
+            budget_axes(ax, label)
+            save(fig, os.path.join(out_dir, f"accuracy_{tag}.png"), made)
+        if single:
+            fig, ax = plt.subplots(figsize=(6.5, 4.2))
+            names = list(single)
+            y = [float(single[p][field]) for p in names]
+            err = [[v - float(single[p][lo]) for v, p in zip(y, names)],
+                   [float(single[p][hi]) - v for v, p in zip(y, names)]]
+            ax.bar(range(len(names)), y, yerr=err, capsize=3, color="tab:blue")
+            ax.axhline(ref, color="gray", linestyle="--", label=reference)
+            ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=7)
+            ax.set_ylabel(label)
+            ax.set_title(f"{workload}, {setting}: variants at {single[names[0]]['budget_pct']}%")
+            ax.legend(fontsize=7)
+            save(fig, os.path.join(out_dir, f"ablations_{tag}.png"), made)
 
 
-def hardware_plot(rows, workload, out):
-    field, label = METRIC[workload]
-    settings = sorted({r["setting"] for r in rows if r["workload"] == workload})
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for setting in settings:
-        for policy in ("unicaim", "h2o"):
-            x, y = series(rows, workload, setting, policy, field)
-            if x:
-                ax.plot(x, y, marker="o", label=f"{policy}, {setting}")
-    ax.set_title(f"{workload}: hardware effects")
-    budget_axes(ax, label, 7)
-    save(fig, out)
+def token_cost_plot(rows, out_dir, made):
+    costed = [r for r in rows if r.get("array_nj_per_token") and r.get("budget_pct")]
+    if not costed:
+        return
+    key = sorted({(r["workload"], r["setting"]) for r in costed})[0]
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    unpruned = None
+    for policy in OrderedDict.fromkeys(r["policy"] for r in costed if (r["workload"], r["setting"]) == key):
+        rs = sorted((r for r in costed if (r["workload"], r["setting"]) == key and r["policy"] == policy),
+                    key=lambda r: int(r["budget_pct"]))
+        ax.plot([int(r["budget_pct"]) for r in rs], [float(r["array_nj_per_token"]) for r in rs], marker="o",
+                label=policy)
+        unpruned = float(rs[0]["unpruned_nj_per_token"])
+    ax.axhline(unpruned, color="black", linestyle="--", label="unpruned array")
+    ax.set_yscale("log")
+    ax.set_title(f"modeled array energy per token, {key[0]}, {key[1]}")
+    budget_axes(ax, "energy (nJ/token)")
+    save(fig, os.path.join(out_dir, "cost_tokens.png"), made)
 
 
-def cost_plot(rows, out):
-    adc = [r for r in rows if r["setting"].startswith("hw_") and "_adc" in r["setting"]]
-    if not adc:
-        return False
-    setting = sorted({r["setting"] for r in adc})[0]
-    workload = sorted({r["workload"] for r in adc if r["setting"] == setting})[0]
+def model_plot(rows, out_dir, made):
+    model = [r for r in rows if "design" in r]
+    if not model:
+        return
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, field, dense_field, label in ((axes[0], "array_nj_per_token", "dense_nj_per_token", "energy (nJ/token)"),
-                                          (axes[1], "array_ns_per_token", "dense_ns_per_token", "latency (ns/token)")):
-        for policy in POLICIES:
-            x, y = series(rows, workload, setting, policy, field)
-            if x:
-                ax.plot(x, y, marker="o", label=policy)
-        x, y = series(rows, workload, setting, "unicaim", dense_field)
-        if x:
-            ax.plot(x, y, color="black", linestyle="--", label="dense current-domain scoring")
+    for ax, field, label in ((axes[0], "energy_pj", "energy per step (pJ)"),
+                             (axes[1], "latency_ns", "latency per step (ns)")):
+        for design in OrderedDict.fromkeys(r["design"] for r in model):
+            rs = sorted((r for r in model if r["design"] == design), key=lambda r: int(r["n"]))
+            ax.plot([int(r["n"]) for r in rs], [float(r[field]) for r in rs], marker="o", label=design)
+        ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        budget_axes(ax, label, 7)
-    fig.suptitle(f"modeled array cost per token, {workload}, {setting}")
-    save(fig, out)
-    return True
+        ax.set_xlabel("cached tokens")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("one decode step of a 128-dim head (ucm_report)")
+    save(fig, os.path.join(out_dir, "cost_model.png"), made)
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    out_dir, rows = sys.argv[1], read_rows(sys.argv[2:])
-    os.makedirs(out_dir, exist_ok=True)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--reference", required=True, help="the reference policy's name (prune_eval --list, first)")
+    ap.add_argument("csv", nargs="+")
+    args = ap.parse_args()
+    rows = read_rows(args.csv)
+    os.makedirs(args.out_dir, exist_ok=True)
     made = []
-    for workload in METRIC:
-        if any(r["workload"] == workload and r["setting"] == "ideal" for r in rows):
-            made.append(f"accuracy_{workload}.png")
-            accuracy_plot(rows, workload, os.path.join(out_dir, made[-1]))
-        if any(r["workload"] == workload and r["setting"] != "ideal" for r in rows):
-            made.append(f"hardware_{workload}.png")
-            hardware_plot(rows, workload, os.path.join(out_dir, made[-1]))
-    if cost_plot(rows, os.path.join(out_dir, "cost.png")):
-        made.append("cost.png")
+    accuracy_plots(rows, args.reference, args.out_dir, made)
+    token_cost_plot(rows, args.out_dir, made)
+    model_plot(rows, args.out_dir, made)
     if not made:
-        sys.exit("plot_pruning.py: no prune_eval rows in the input")
-    print("plots: " + ", ".join(os.path.join(out_dir, m) for m in made))
+        raise SystemExit("plot_pruning.py: no prune_eval or ucm_report rows in the input")
+    print("plots: " + ", ".join(made))
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 /* The host tools' spelling of a pruning policy: the console's words joined
-   by colons, e.g. "h2o:64", "unicaim:128:k=32:m=12". */
+   by colons, e.g. "NAME:64" or "NAME:128:k=32:m=12" (kv_policy.h). */
 #ifndef TOOLS_POLICY_SPEC_H
 #define TOOLS_POLICY_SPEC_H
 
-#include "kvcache.h"
+#include "kv_policy.h"
 
-/* 0, or -1 for a spec kv_policy_parse refuses. */
-int policy_from_spec(kv_policy_t *p, const char *spec, int max_budget);
+/* NULL, or the reason (in ERR) the spec is refused; SLOTS per bank. */
+const char *policy_from_spec(kv_policy_t *p, const char *spec, int max_budget, int slots, char *err, size_t size);
 
 #endif

@@ -1,31 +1,48 @@
 /* prune_eval: KV-cache pruning policies against dense attention, on the
    firmware's integer inference (the same code the SoC runs).
-   usage: prune_eval MODEL.ucm stories SEQS LEN PREFILL [OPTIONS] -- local fidelity
+   usage: prune_eval --list                                        -- the policies and their parameters
+          prune_eval MODEL.ucm stories SEQS LEN PREFILL [OPTIONS]  -- local fidelity
           prune_eval MODEL.ucm tasks FILE [OPTIONS]                -- retrieval exact match
-          prune_eval MODEL.ucm check LEN                           -- the cache's invariants
-   OPTIONS: --policies a,b,..  (default: all seven)
-            --budgets 10,15,.. (percent of the sequence; default 10,15,20,25,35,50,100)
-            --set KEY=VALUE    a policy parameter (kv_policy_param) for the policies that take it
-            --hw CELLS:ADC_BITS:SIGMA[:SLICES]  hardware effects: every policy
+          prune_eval MODEL.ucm check LEN [OPTIONS]                 -- the cache's invariants
+   OPTIONS: --policies a,b,..  (default "all": every policy but the reference;
+                               "array": those that run on the array)
+            --budgets 10,15,.. (percent of the sequence; default 10,20,25,50)
+            --set KEY=VALUE    a policy parameter, for the policies that take it
+            --set NAME.KEY=VALUE  the same for one policy
+            --sweep KEY=A,B..  instead of --policies: every policy that has KEY,
+                               at each value (tuning; tagged NAME_KEYvalue)
+            --ablations        instead of --policies: each policy's variants
+                               (kv_policy_ops_t.ablations), each option alone
+                               over the policy's base (tagged NAME_TAG)
+            --hw [CELLS:ADC_BITS:SIGMA[:SLICES]]  hardware effects: every policy
                                through the golden model of the array (CELLS-bit
                                cells, ADC_BITS converters, cell variation SIGMA/64
-                               levels, SLICES cells per key component, default 1)
+                               levels, SLICES cells per key component); alone:
+                               3:10:0:3, the simulator's array ("hw" in names)
             --exact adc|cells|digital  with --hw: exact scores through the ADCs
                                (default), from the cells without them, or from
-                               the int8 keys (then only the selection is analog)
-            --tag TAG          tasks: the workload is "retrieval_TAG" and the
-                               BENCH names end in _TAG (another task protocol)
-   Without --hw ("ideal", the paper's accuracy setting) the software
-   policies attend in software and UniCAIM selects on the golden model (its
-   CAM search is quantised by nature) with exact scores from the int8 keys.
+                               the cached keys (then only the selection is analog)
+            --positions N      instead of --budgets: a budget of N positions
+                               ("_nN" in BENCH names)
+            --slots N          slots per bank (default: the context), e.g. the
+                               paper's 576 for a 1024-token model
+            --seed-base N      stories: sequence s is sampled with seed N + s
+            --tag TAG          appended to the setting's name in CSV and BENCH lines
+                               (another protocol of the same setting)
+   Without --hw ("ideal", the paper's accuracy setting) the policies that
+   need the array select on its golden model (its CAM search is quantised by
+   nature) with exact scores from the cached keys; the others attend in
+   software.
    "stories": SEQS sequences of LEN tokens sampled from the dense model
-   (seeds 1..SEQS, temperature 1); the first PREFILL are the prompt; over the
-   positions after it, top-1 agreement with dense, mean KL(dense || policy)
-   and the perplexity ratio.
+   (temperature 1); the first PREFILL are the prompt; over the positions
+   after it, top-1 agreement with dense, mean KL(dense || policy) and the
+   perplexity ratio.
    "tasks": exact match (teacher-forced argmax) of every answer span; the
    prompt ends before the first answer.
-   Prints CSV rows (with the array's modeled energy and latency per token
-   when a policy ran on it) and BENCH lines. */
+   Each figure comes with a 95% bootstrap confidence interval over its
+   sequences or tasks. Prints CSV rows (with the array's modeled energy and
+   latency per token when a policy ran on it, beside the same array without
+   pruning) and BENCH lines. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +50,7 @@
 
 #include "host_file.h"
 #include "kv_cost.h"
+#include "kv_policy.h"
 #include "llm_model.h"
 #include "logits.h"
 #include "sampler.h"
@@ -42,10 +60,18 @@
 #include "ucm.h"
 #include "ucm_energy.h"
 
-enum { MAX_LIST = 16 };
+enum { MAX_LIST = 16, MAX_ITEMS = 32, BOOTSTRAP = 2000 };
 
-/* The array's modeled cost over a run, and the dense current-domain
-   baseline's over the same tokens. */
+/* One policy as run: its parameters over the defaults (a variant's, or
+   none), named TAG in CSV and BENCH lines. */
+typedef struct {
+  const kv_policy_ops_t *ops;
+  const char *base, *variant; /* "key=value ..." or NULL */
+  char tag[48];
+} item_t;
+
+/* The array's modeled cost over a run, and the unpruned array's over the
+   same tokens. */
 typedef struct {
   uint64_t energy_fj, latency_ps, tokens, dense_fj, dense_ps;
 } cost_sum_t;
@@ -55,51 +81,147 @@ typedef struct {
   llm_state_t state;
   ucm_model_t array_model;
   ucm_t array;
-  int hw, cells, adc_bits, sigma, slices; /* hw: every policy on the array with its ADC and variation */
-  kv_exact_t exact;               /* where the array's exact scores come from (hw) */
-  int policies[MAX_LIST], n_policies;
+  int hw, cells, adc_bits, sigma, slices, slots; /* hw: every policy on the array with its ADC and variation */
+  kv_exact_t exact;                          /* where the array's exact scores come from (hw) */
+  item_t items[MAX_ITEMS]; /* what runs: policies, or their ablation variants */
+  int n_items;
   int budgets[MAX_LIST], n_budgets;
+  unsigned seed_base;
   char setting[96];
-  char tag[40]; /* tasks: "_" and a second protocol's name, or empty */
-  const char *params[MAX_LIST]; /* KEY=VALUE for the policies that take them */
+  const char *tag; /* appended to the setting's name (another protocol, say) */
+  const char *params[MAX_LIST]; /* [NAME.]KEY=VALUE */
   int n_params;
   ucm_counters_t before;
   cost_sum_t cost;
 } runner_t;
 
+/* ---------------------------------------------------------------- statistics */
+
+/* Mean of X[0..N) with W[i] weights (NULL: 1), and its 95% percentile
+   bootstrap interval over the N units (fixed seed: the same data give the
+   same interval). */
+typedef struct {
+  double mean, lo, hi;
+} estimate_t;
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static estimate_t bootstrap(const double *x, const double *w, int n) {
+  estimate_t e = {0, 0, 0};
+  double sx = 0, sw = 0;
+  for (int i = 0; i < n; i++) sx += x[i], sw += w ? w[i] : 1;
+  if (n == 0 || sw <= 0) return e;
+  e.mean = sx / sw;
+  static double means[BOOTSTRAP];
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  for (int b = 0; b < BOOTSTRAP; b++) {
+    double bx = 0, bw = 0;
+    for (int i = 0; i < n; i++) {
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      int k = (int)((rng >> 33) % (uint64_t)n);
+      bx += x[k], bw += w ? w[k] : 1;
+    }
+    means[b] = bw > 0 ? bx / bw : 0;
+  }
+  qsort(means, BOOTSTRAP, sizeof means[0], cmp_double);
+  e.lo = means[BOOTSTRAP * 25 / 1000];
+  e.hi = means[BOOTSTRAP * 975 / 1000 - 1];
+  return e;
+}
+
+/* ---------------------------------------------------------------- runner */
+
+/* NAME as BENCH names spell it ('+' as "plus"), then "_" and the variant's
+   tag when there is one. */
+static void item_init(item_t *it, const kv_policy_ops_t *ops, const char *base, const char *variant) {
+  size_t n = 0;
+  it->ops = ops;
+  it->base = base;
+  it->variant = variant;
+  for (const char *c = ops->name; *c && n + 5 < sizeof it->tag; c++) {
+    if (*c == '+') n += (size_t)snprintf(it->tag + n, sizeof it->tag - n, "plus");
+    else it->tag[n++] = *c;
+  }
+  it->tag[n] = '\0';
+  if (variant) snprintf(it->tag + n, sizeof it->tag - n, "_%.*s", (int)strcspn(variant, ":"), variant);
+}
+
 static int runner_init(runner_t *r, const llm_model_t *m) {
   llm_state_init(&r->state, m, malloc(llm_state_bytes(m)));
   r->m = m;
-  ucm_geom_t geom = {.banks = (uint32_t)(m->n_layers * m->n_kv_heads), .slots = (uint32_t)m->seq_len,
-                     .dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1)), .cell_bits = (uint32_t)r->cells, .q_bits = 8,
-                     .adc_bits = (uint32_t)r->adc_bits, .adc_count = 64, .lanes = 4};
+  ucm_geom_t geom = {.banks = (uint32_t)(m->n_layers * m->n_kv_heads),
+                     .slots = (uint32_t)(r->slots ? r->slots : m->seq_len),
+                     .dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1)), .cell_bits = (uint32_t)r->cells,
+                     .q_bits = 8, .adc_bits = (uint32_t)r->adc_bits, .adc_count = 64, .lanes = 4};
   void *mem = malloc(ucm_model_bytes(&geom));
   if (!mem || ucm_model_init(&r->array_model, &geom, mem) || ucm_open_model(&r->array, &r->array_model)) return -1;
   static const char *const exact[] = {"adc", "cells", "digital"};
-  if (r->hw) {
+  int canonical = r->hw && r->cells == 3 && r->adc_bits == 10 && !r->sigma && r->slices == 3 && r->exact == KV_EXACT_ADC;
+  if (canonical) {
+    snprintf(r->setting, sizeof r->setting, "hw");
+  } else if (r->hw) {
     int used = snprintf(r->setting, sizeof r->setting, "hw_%db", r->cells);
     if (r->slices > 1) used += snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_x%d", r->slices);
     snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_%s%d_s%d", exact[r->exact],
              r->exact == KV_EXACT_ADC ? r->adc_bits : 0, r->sigma);
-  } else snprintf(r->setting, sizeof r->setting, "ideal");
-  for (int i = 0; i < r->n_params; i++) { /* the parameters name the setting too */
+  } else {
+    snprintf(r->setting, sizeof r->setting, "ideal");
+  }
+  if (r->slots) {
     size_t used = strlen(r->setting);
-    snprintf(r->setting + used, sizeof r->setting - used, "+%s", r->params[i]);
+    snprintf(r->setting + used, sizeof r->setting - used, "_slots%d", r->slots);
+  }
+  if (r->tag) { /* "ideal" + tag is the tag alone */
+    if (!strcmp(r->setting, "ideal")) r->setting[0] = '\0';
+    size_t used = strlen(r->setting);
+    snprintf(r->setting + used, sizeof r->setting - used, "%s%s", used ? "_" : "", r->tag);
   }
   return 0;
 }
 
-/* POLICY with its defaults at BUDGET slots, on the backend the setting
-   gives it; the array's counters restart. */
-static int runner_apply(runner_t *r, kv_policy_kind_t kind, int budget) {
+/* Words "key=value ..." (after a "tag:") set on P; NULL or the reason one
+   was refused. */
+static const char *apply_words(kv_policy_t *p, const char *words, char *err, size_t size) {
+  char buf[160];
+  const char *colon = strchr(words, ':');
+  snprintf(buf, sizeof buf, "%s", colon ? colon + 1 : words);
+  for (char *w = strtok(buf, " "); w; w = strtok(NULL, " "))
+    if (kv_policy_param(p, w, err, size)) return err;
+  return 0;
+}
+
+/* The item's base and variant, then the --set assignments for its policy
+   (those naming another policy, or a key it does not have, skipped); NULL
+   or the reason one was refused. */
+static const char *apply_params(const runner_t *r, const item_t *it, kv_policy_t *p, char *err, size_t size) {
+  if (it->base && apply_words(p, it->base, err, size)) return err;
+  if (it->variant && apply_words(p, it->variant, err, size)) return err;
+  for (int i = 0; i < r->n_params; i++) {
+    const char *a = r->params[i], *dot = strchr(a, '.'), *eq = strchr(a, '=');
+    if (dot && eq && dot < eq) {
+      if ((size_t)(dot - a) != strlen(p->ops->name) || strncmp(a, p->ops->name, (size_t)(dot - a))) continue;
+      a = dot + 1;
+    } else if (!eq || !kv_policy_find_param(p->ops, a, (size_t)(eq - a))) {
+      continue;
+    }
+    if (kv_policy_param(p, a, err, size)) return err;
+  }
+  return 0;
+}
+
+/* IT at BUDGET positions, on the backend the setting gives it; the array's
+   counters restart. */
+static int runner_apply(runner_t *r, const item_t *it, int budget) {
+  const kv_policy_ops_t *ops = it->ops;
   kv_cache_t *kv = &r->state.kv;
   kv_policy_t p;
-  kv_policy_make(&p, kv_policy_name(kind), budget);
-  for (int i = 0; i < r->n_params; i++) {
-    kv_policy_t with = p;
-    if (!kv_policy_param(&with, r->params[i])) p = with;
-  }
-  if (r->hw || kind == KV_HYBRID) {
+  char err[160];
+  kv_policy_make(&p, ops, budget);
+  const char *why = apply_params(r, it, &p, err, sizeof err);
+  if (r->hw || (ops->flags & KV_POLICY_ARRAY) || r->slots) {
     if (kv_use_unicaim(kv, &r->array, 0, r->hw ? r->exact : KV_EXACT_DIGITAL)) return -1;
     ucm_config_t device;
     kv_device_defaults(&device);
@@ -108,29 +230,33 @@ static int runner_apply(runner_t *r, kv_policy_kind_t kind, int budget) {
   } else {
     kv_use_dense(kv);
   }
-  if (kv_set_policy(kv, &p)) return -1;
+  if (!why) why = kv_set_policy(kv, &p);
+  if (why) {
+    fprintf(stderr, "prune_eval: %s at %d positions: %s\n", it->tag, budget, why);
+    return -1;
+  }
   ucm_read_counters(&r->array, &r->before);
   r->cost = (cost_sum_t){0, 0, 0, 0, 0};
   return 0;
 }
 
 /* After the forward at POS: the array's events since the last, as modeled
-   cost, beside the dense baseline's. */
+   cost, beside the unpruned array's. */
 static void runner_account(runner_t *r, int pos) {
   if (r->state.kv.backend != KV_UNICAIM) return;
-  ucm_cost_t dense = kv_dense_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
+  ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
   r->cost.dense_fj += dense.energy_fj;
   r->cost.dense_ps += dense.latency_ps;
   ucm_counters_t now;
   ucm_read_counters(&r->array, &now);
-  ucm_cost_t c = ucm_cost_of_counters(r->before.v, now.v, &r->array.geom);
+  ucm_cost_t c = ucm_cost_of_events(r->before.v, now.v, &r->array.geom);
   r->cost.energy_fj += c.energy_fj;
   r->cost.latency_ps += c.latency_ps;
   r->cost.tokens++;
   r->before = now;
 }
 
-/* Modeled array and dense-baseline energy (nJ) and latency (ns) per token,
+/* Modeled array and unpruned-array energy (nJ) and latency (ns) per token,
    or empty fields when the policy did not run on the array. */
 static void print_cost(const runner_t *r) {
   const cost_sum_t *c = &r->cost;
@@ -149,6 +275,28 @@ static const int32_t *forward(runner_t *r, int token, int pos) {
   return logits;
 }
 
+/* A budget: B percent of LEN positions, or with B < 0, -B positions (at
+   most LEN). */
+static int budget_positions(int b, int len) {
+  return b > 0 ? b * len / 100 : -b < len ? -b : len;
+}
+
+/* The budget as CSV rows give it: percent of the context SEQ_LEN. */
+static int budget_pct(int b, int seq_len) {
+  return b > 0 ? b : -b * 100 / seq_len;
+}
+
+static void print_bench(const char *name, const char *policy, int budget, const char *setting, estimate_t e,
+                        int units) {
+  printf("BENCH %s_%s", name, policy);
+  if (budget < 0) printf("_n%d", -budget);
+  else if (budget < 100) printf("_b%d", budget);
+  if (strcmp(setting, "ideal")) printf("_%s", setting);
+  printf(" %.2f pct (95%% CI %.2f..%.2f, n=%d)\n", e.mean, e.lo, e.hi, units);
+}
+
+/* ---------------------------------------------------------------- stories */
+
 static int stories(runner_t *r, int seqs, int len, int prefill) {
   const llm_model_t *m = r->m;
   if (seqs < 1 || len > m->seq_len || prefill < 1 || prefill >= len) {
@@ -159,18 +307,20 @@ static int stories(runner_t *r, int seqs, int len, int prefill) {
   int *seq = malloc(sizeof(int) * (size_t)seqs * (size_t)len);
   double *dense = malloc(sizeof(double) * (size_t)seqs * (size_t)steps * (size_t)vocab);
   int *dense_top = malloc(sizeof(int) * (size_t)seqs * (size_t)steps);
-  double *lp = malloc(sizeof(double) * (size_t)vocab);
+  double *lp = malloc(sizeof(double) * (size_t)vocab), *agree = malloc(sizeof(double) * (size_t)seqs);
   int32_t *probs = malloc(sizeof(int32_t) * (size_t)vocab);
   uint16_t *order = malloc(sizeof(uint16_t) * (size_t)vocab);
   double nll_dense = 0;
-  kv_use_dense(&r->state.kv);
-  kv_policy_t keep = {.kind = KV_KEEP_ALL};
+  kv_policy_t keep;
+  kv_policy_make(&keep, kv_policies[0], 0);
+  kv_use_dense(&r->state.kv); /* the reference: every position, attention in software */
   kv_set_policy(&r->state.kv, &keep);
-  for (int s = 0; s < seqs; s++) { /* sample, recording dense log-probabilities */
+  for (int s = 0; s < seqs; s++) { /* sample, recording the reference's log-probabilities */
     llm_sampler_t sampler;
-    llm_sampler_init(&sampler, vocab, 65536, 0, (uint64_t)s + 1, probs, order);
+    llm_sampler_init(&sampler, vocab, 65536, 0, (uint64_t)r->seed_base + (uint64_t)s + 1, probs, order);
     int *t = seq + (size_t)s * (size_t)len;
     t[0] = LLM_TOKEN_BOS;
+    kv_begin(&r->state.kv, prefill);
     for (int pos = 0; pos + 1 < len; pos++) {
       const int32_t *logits = llm_forward(&r->state, t[pos], pos);
       t[pos + 1] = llm_sample(&sampler, logits);
@@ -182,15 +332,17 @@ static int stories(runner_t *r, int seqs, int len, int prefill) {
       }
     }
   }
-  printf("workload,setting,policy,budget_pct,top1_pct,kl_mean,ppl_ratio,evictions,array_nj_per_token,"
-         "array_ns_per_token,dense_nj_per_token,dense_ns_per_token\n");
-  for (int p = 0; p < r->n_policies; p++) {
+  printf("workload,setting,policy,budget_pct,top1_pct,top1_ci_lo,top1_ci_hi,kl_mean,ppl_ratio,evictions,"
+         "array_nj_per_token,array_ns_per_token,unpruned_nj_per_token,unpruned_ns_per_token\n");
+  for (int p = 0; p < r->n_items; p++) {
+    const item_t *it = &r->items[p];
     for (int b = 0; b < r->n_budgets; b++) {
-      if (runner_apply(r, (kv_policy_kind_t)r->policies[p], r->budgets[b] * len / 100)) return 2;
-      long agree = 0, total = 0;
+      if (runner_apply(r, it, budget_positions(r->budgets[b], len))) return 2;
       double kl = 0, nll = 0;
+      uint32_t evictions = 0;
       for (int s = 0; s < seqs; s++) {
         const int *t = seq + (size_t)s * (size_t)len;
+        long hits = 0;
         kv_begin(&r->state.kv, prefill);
         for (int pos = 0; pos + 1 < len; pos++) {
           const int32_t *logits = forward(r, t[pos], pos);
@@ -200,17 +352,17 @@ static int stories(runner_t *r, int seqs, int len, int prefill) {
           logits_log_softmax(logits, vocab, lp);
           for (int i = 0; i < vocab; i++) kl += exp(d[i]) * (d[i] - lp[i]);
           nll -= lp[t[pos + 1]];
-          agree += logits_argmax(logits, vocab) == dense_top[at];
-          total++;
+          hits += logits_argmax(logits, vocab) == dense_top[at];
         }
+        agree[s] = 100.0 * (double)hits / steps;
+        evictions += r->state.kv.evictions;
       }
-      double top1 = 100.0 * (double)agree / (double)total;
-      printf("stories,%s,%s,%d,%.2f,%.5f,%.4f,%lu", r->setting, kv_policy_name(r->policies[p]), r->budgets[b],
-             top1, kl / (double)total, exp((nll - nll_dense) / (double)total),
-             (unsigned long)r->state.kv.evictions);
+      estimate_t top1 = bootstrap(agree, 0, seqs);
+      double total = (double)seqs * steps;
+      printf("stories,%s,%s,%d,%.2f,%.2f,%.2f,%.5f,%.4f,%lu", r->setting, it->tag, budget_pct(r->budgets[b], len),
+             top1.mean, top1.lo, top1.hi, kl / total, exp((nll - nll_dense) / total), (unsigned long)evictions);
       print_cost(r);
-      printf("BENCH acc_top1_%s_b%d%s%s %.2f pct\n", kv_policy_name(r->policies[p]), r->budgets[b],
-             r->hw ? "_" : "", r->hw ? r->setting : "", top1);
+      print_bench("acc_top1", it->tag, r->budgets[b], r->setting, top1, seqs);
       fflush(stdout);
       if (r->state.kv.error) {
         fprintf(stderr, "prune_eval: array: %s\n", ucm_strerror(r->state.kv.error));
@@ -221,167 +373,276 @@ static int stories(runner_t *r, int seqs, int len, int prefill) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- tasks */
+
 static const char *const task_kinds[] = {"passkey", "recall", "twohop"};
-enum { TASK_KINDS = sizeof task_kinds / sizeof task_kinds[0] };
+enum { TASK_KINDS = sizeof task_kinds / sizeof task_kinds[0], MAX_TASKS = 4096 };
 
-/* Exact match over every answer, and per task kind (percent). */
+/* Exact match per task (the fraction of its answers right) and per kind. */
 typedef struct {
-  double all, kind[TASK_KINDS];
-} em_t;
+  int n;
+  double hit[MAX_TASKS], answers[MAX_TASKS];
+  int kind[MAX_TASKS];
+  uint32_t evictions;
+} em_run_t;
 
-/* Exact-match answers of every task of PATH under the current policy, its
-   budget PCT percent of each task's length. all < 0 on failure. */
-static em_t tasks_em(runner_t *r, const char *path, kv_policy_kind_t kind, int pct) {
-  em_t em = {-1, {0, 0, 0}};
+/* Every task of PATH under IT at PCT percent of each task's length. -1 on
+   failure. */
+static int tasks_em(runner_t *r, const char *path, const item_t *it, int pct, em_run_t *run) {
   const llm_model_t *m = r->m;
   FILE *f = fopen(path, "r");
-  if (!f) return em;
+  if (!f) return -1;
   retr_task_t task;
   task.tokens = malloc(sizeof(int) * (size_t)m->seq_len);
   unsigned char *wrong = malloc((size_t)m->seq_len);
-  long hit = 0, total = 0, kind_hit[TASK_KINDS] = {0}, kind_total[TASK_KINDS] = {0};
   int line = 0, got, first = 1;
-  uint32_t evictions = 0;
-  while ((got = task_file_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1) {
-    /* Each task its own budget; the array's cost adds up over the tasks. */
-    cost_sum_t sum = r->cost;
-    if (runner_apply(r, kind, pct * task.n / 100)) break;
+  run->n = 0;
+  run->evictions = 0;
+  while ((got = task_file_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1 && run->n < MAX_TASKS) {
+    cost_sum_t sum = r->cost; /* each task its own budget; the array's cost adds up over the tasks */
+    if (runner_apply(r, it, budget_positions(pct, task.n))) break;
     if (!first) r->cost = sum;
     first = 0;
     kv_begin(&r->state.kv, task.span_start[0]);
     for (int pos = 0; pos + 1 < task.n; pos++)
       wrong[pos] = logits_argmax(forward(r, task.tokens[pos], pos), m->vocab_size) != task.tokens[pos + 1];
-    evictions += r->state.kv.evictions;
+    run->evictions += r->state.kv.evictions;
     int k = 0;
     while (k < TASK_KINDS && strcmp(task.kind, task_kinds[k])) k++;
+    double hits = 0;
     for (int s = 0; s < task.n_spans; s++) {
       int missed = 0;
       for (int pos = task.span_start[s] - 1; pos < task.span_end[s] - 1; pos++) missed |= wrong[pos];
-      hit += !missed;
-      total++;
-      if (k < TASK_KINDS) kind_hit[k] += !missed, kind_total[k]++;
+      hits += !missed;
     }
+    run->hit[run->n] = 100.0 * hits;
+    run->answers[run->n] = task.n_spans;
+    run->kind[run->n++] = k;
   }
   fclose(f);
   free(task.tokens);
   free(wrong);
-  r->state.kv.evictions = evictions;
-  if (got < 0 || !total || r->state.kv.error) return em;
-  em.all = 100.0 * (double)hit / (double)total;
-  for (int k = 0; k < TASK_KINDS; k++)
-    em.kind[k] = kind_total[k] ? 100.0 * (double)kind_hit[k] / (double)kind_total[k] : 0;
-  return em;
+  return got < 0 || got == 1 || !run->n || r->state.kv.error ? -1 : 0;
 }
 
-static void print_em(const runner_t *r, const char *policy, int budget, em_t em, double dense) {
-  printf("retrieval%s,%s,%s,%d,%.2f,%.3f", r->tag, r->setting, policy, budget, em.all,
-         dense > 0 ? em.all / dense : 0.0);
-  for (int k = 0; k < TASK_KINDS; k++) printf(",%.2f", em.kind[k]);
-  printf(",%lu", (unsigned long)r->state.kv.evictions);
+/* The exact match of the run's tasks of kind K (all: K < 0). */
+static estimate_t em_of(const em_run_t *run, int k, int *units) {
+  static double x[MAX_TASKS], w[MAX_TASKS];
+  int n = 0;
+  for (int i = 0; i < run->n; i++)
+    if (k < 0 || run->kind[i] == k) x[n] = run->hit[i], w[n++] = run->answers[i];
+  *units = n;
+  return bootstrap(x, w, n);
+}
+
+static void print_em(const runner_t *r, const char *tag, const char *policy, int budget, const em_run_t *run,
+                     double dense) {
+  int units;
+  estimate_t all = em_of(run, -1, &units);
+  printf("retrieval%s,%s,%s,%d,%.2f,%.2f,%.2f,%.3f", tag, r->setting, policy, budget_pct(budget, r->m->seq_len),
+         all.mean, all.lo, all.hi,
+         dense > 0 ? all.mean / dense : 0.0);
+  for (int k = 0; k < TASK_KINDS; k++) {
+    int n;
+    printf(",%.2f", em_of(run, k, &n).mean);
+  }
+  printf(",%lu", (unsigned long)run->evictions);
   print_cost(r);
-  printf("BENCH retr_em_%s_b%d%s%s%s %.2f pct\n", policy, budget, r->hw ? "_" : "", r->hw ? r->setting : "", r->tag,
-         em.all);
+  char name[64];
+  snprintf(name, sizeof name, "retr_em%s", tag);
+  print_bench(name, policy, budget, r->setting, all, units);
   fflush(stdout);
 }
 
-static int tasks(runner_t *r, const char *path) {
-  em_t dense = tasks_em(r, path, KV_KEEP_ALL, 100);
-  if (dense.all < 0) {
+static int tasks(runner_t *r, const char *path, const char *tag) {
+  static em_run_t dense, run;
+  item_t reference;
+  item_init(&reference, kv_policies[0], 0, 0);
+  if (tasks_em(r, path, &reference, 100, &dense)) {
     fprintf(stderr, "prune_eval: cannot evaluate %s\n", path);
     return 2;
   }
-  printf("workload,setting,policy,budget_pct,em_pct,em_of_dense,em_passkey,em_recall,em_twohop,evictions,"
-         "array_nj_per_token,array_ns_per_token,dense_nj_per_token,dense_ns_per_token\n");
-  print_em(r, "dense", 100, dense, dense.all);
-  for (int p = 0; p < r->n_policies; p++) {
-    if (r->policies[p] == KV_KEEP_ALL) continue;
+  printf("workload,setting,policy,budget_pct,em_pct,em_ci_lo,em_ci_hi,em_of_dense,em_passkey,em_recall,em_twohop,"
+         "evictions,array_nj_per_token,array_ns_per_token,unpruned_nj_per_token,unpruned_ns_per_token\n");
+  int units;
+  double dense_em = em_of(&dense, -1, &units).mean;
+  print_em(r, tag, reference.tag, 100, &dense, dense_em);
+  for (int p = 0; p < r->n_items; p++) {
     for (int b = 0; b < r->n_budgets; b++) {
-      em_t em = tasks_em(r, path, (kv_policy_kind_t)r->policies[p], r->budgets[b]);
-      if (em.all < 0) {
-        fprintf(stderr, "prune_eval: %s failed on %s\n", kv_policy_name(r->policies[p]), path);
+      if (tasks_em(r, path, &r->items[p], r->budgets[b], &run)) {
+        fprintf(stderr, "prune_eval: %s failed on %s\n", r->items[p].tag, path);
         return 1;
       }
-      print_em(r, kv_policy_name(r->policies[p]), r->budgets[b], em, dense.all);
+      print_em(r, tag, r->items[p].tag, r->budgets[b], &run, dense_em);
     }
   }
   return 0;
 }
+
+/* ---------------------------------------------------------------- check */
 
 /* Greedy generation of LEN positions (the first LEN/2 a prompt) under every
    policy and budget, the cache's invariants checked after every step. */
 static int check(runner_t *r, int len) {
   const llm_model_t *m = r->m;
   if (len < 2 || len > m->seq_len) return 2;
-  for (int p = 0; p < r->n_policies; p++) {
+  for (int p = 0; p < r->n_items; p++) {
     for (int b = 0; b < r->n_budgets; b++) {
-      if (runner_apply(r, (kv_policy_kind_t)r->policies[p], r->budgets[b] * len / 100)) return 2;
+      if (runner_apply(r, &r->items[p], budget_positions(r->budgets[b], len))) return 2;
       kv_begin(&r->state.kv, len / 2);
       int token = LLM_TOKEN_BOS;
       for (int pos = 0; pos < len; pos++) {
         token = logits_argmax(forward(r, token, pos), m->vocab_size);
         if (kv_check(&r->state.kv, pos, m->n_heads / m->n_kv_heads) || r->state.kv.error) {
-          printf("%s at %d%%: invariant broken at position %d\n", kv_policy_name(r->policies[p]), r->budgets[b],
-                 pos);
+          printf("%s at %d%%: invariant broken at position %d\n", r->items[p].tag, r->budgets[b], pos);
           return 1;
         }
       }
     }
   }
-  printf("kv invariants hold: %d policies x %d budgets x %d positions\n", r->n_policies, r->n_budgets, len);
+  printf("kv invariants hold: %d policies x %d budgets x %d positions\n", r->n_items, r->n_budgets, len);
   return 0;
 }
 
-/* "a,b,c" -> up to MAX_LIST entries via PARSE; -1 on a bad entry. */
-static int parse_list(const char *text, int *out, int (*parse)(const char *)) {
+/* ---------------------------------------------------------------- options */
+
+/* The registry, one policy a block: name, flags, summary, then its
+   parameters as "  key=min..max  help". */
+static void list_policies(void) {
+  for (int i = 0; kv_policies[i]; i++) {
+    const kv_policy_ops_t *ops = kv_policies[i];
+    printf("%s%s%s  %s\n", ops->name, ops->flags & KV_POLICY_NO_BUDGET ? " (reference, no budget)" : "",
+           ops->flags & KV_POLICY_ARRAY ? " (array)" : "", ops->summary);
+    for (const kv_param_t *q = ops->params; q && q->key; q++)
+      printf("  %s=%ld..%ld  %s\n", q->key, (long)q->min, (long)q->max, q->help);
+  }
+}
+
+/* "a,b,c" -> policies; "all": every one but the reference; "array": those
+   that run on the array. -1 on an unknown name. */
+static int parse_policies(const char *text, runner_t *r) {
   char buf[256];
-  int n = 0;
+  r->n_items = 0;
+  if (!strcmp(text, "all") || !strcmp(text, "array")) {
+    for (int i = 1; kv_policies[i] && r->n_items < MAX_ITEMS; i++)
+      if (!strcmp(text, "all") || (kv_policies[i]->flags & KV_POLICY_ARRAY))
+        item_init(&r->items[r->n_items++], kv_policies[i], 0, 0);
+    return 0;
+  }
   if (strlen(text) >= sizeof buf) return -1;
   strcpy(buf, text);
   for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
-    if (n == MAX_LIST || (out[n] = parse(w)) < 0) return -1;
-    n++;
+    const kv_policy_ops_t *ops = kv_policy_find(w);
+    if (!ops || r->n_items == MAX_ITEMS) {
+      char names[200];
+      kv_policy_names(names, sizeof names);
+      fprintf(stderr, "prune_eval: unknown policy '%s' (%s)\n", w, names);
+      return -1;
+    }
+    item_init(&r->items[r->n_items++], ops, 0, 0);
   }
-  return n ? n : -1;
+  return r->n_items ? 0 : -1;
 }
 
-static int policy_index(const char *name) {
-  for (int k = 0; k < KV_POLICIES; k++)
-    if (!strcmp(name, kv_policy_name((kv_policy_kind_t)k))) return k;
-  return -1;
+/* Every policy's ablation variants (kv_policy_ops_t.ablations): the
+   variant's base alone, each variant over it, and the policy itself. */
+static void ablation_items(runner_t *r) {
+  r->n_items = 0;
+  for (int i = 0; kv_policies[i]; i++) {
+    const kv_policy_ops_t *ops = kv_policies[i];
+    if (!ops->ablations) continue;
+    for (int v = 0; ops->ablations[v] && r->n_items < MAX_ITEMS; v++)
+      item_init(&r->items[r->n_items++], ops, ops->ablation_base, ops->ablations[v]);
+  }
 }
 
-static int percent(const char *text) {
-  char *end;
-  long v = strtol(text, &end, 10);
-  return *end || v < 1 || v > 100 ? -1 : (int)v;
+/* --sweep KEY=A,B,..: every policy that has KEY, at each value (tagged
+   NAME_KEYvalue), for tuning on a development set. */
+static int sweep_items(const char *text, runner_t *r) {
+  static char variants[MAX_ITEMS][48];
+  const char *eq = strchr(text, '=');
+  char values[160];
+  if (!eq || strlen(eq + 1) >= sizeof values) return -1;
+  strcpy(values, eq + 1);
+  r->n_items = 0;
+  for (int i = 0; kv_policies[i]; i++) {
+    if (!kv_policy_find_param(kv_policies[i], text, (size_t)(eq - text))) continue;
+    char list[160];
+    strcpy(list, values);
+    for (char *v = strtok(list, ","); v && r->n_items < MAX_ITEMS; v = strtok(NULL, ",")) {
+      char *variant = variants[r->n_items];
+      snprintf(variant, sizeof variants[0], "%.*s%s: %.*s=%s", (int)(eq - text), text, v, (int)(eq - text), text, v);
+      item_init(&r->items[r->n_items++], kv_policies[i], 0, variant);
+    }
+  }
+  return r->n_items ? 0 : -1;
+}
+
+static int parse_budgets(const char *text, runner_t *r) {
+  char buf[256], *end;
+  r->n_budgets = 0;
+  if (strlen(text) >= sizeof buf) return -1;
+  strcpy(buf, text);
+  for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
+    long v = strtol(w, &end, 10);
+    if (*end || v < 1 || v > 100 || r->n_budgets == MAX_LIST) return -1;
+    r->budgets[r->n_budgets++] = (int)v;
+  }
+  return r->n_budgets ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
-  static const char usage[] = "usage: prune_eval MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | check LEN "
-                              "[--policies a,b] [--budgets 10,25] [--set KEY=VALUE] [--hw CELLS:ADC_BITS:SIGMA[:SLICES]] "
-                              "[--exact adc|cells|digital] [--tag TAG]\n";
+  static const char usage[] =
+      "usage: prune_eval --list | MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | check LEN "
+      "[--policies a,b|all|array | --ablations | --sweep KEY=A,B] [--budgets 10,25] [--set [NAME.]KEY=VALUE] [--hw [CELLS:ADC_BITS:SIGMA[:SLICES]]] "
+      "[--positions N] [--exact adc|cells|digital] [--slots N] [--seed-base N] [--tag TAG]\n";
+  if (argc == 2 && !strcmp(argv[1], "--list")) {
+    list_policies();
+    return 0;
+  }
   if (argc < 4) {
     fputs(usage, stderr);
     return 2;
   }
-  static runner_t r = {.cells = 3, .adc_bits = 10, .slices = 1,
-                       .policies = {KV_STREAMING, KV_H2O, KV_TOVA, KV_SNAPKV, KV_QUEST, KV_HYBRID}, .n_policies = 6,
-                       .budgets = {10, 15, 20, 25, 35, 50, 100}, .n_budgets = 7};
+  static runner_t r = {.cells = 3, .adc_bits = 10, .slices = 1, .budgets = {10, 20, 25, 50}, .n_budgets = 4};
+  parse_policies("all", &r);
   int fixed = !strcmp(argv[2], "stories") ? 6 : 4;
   for (int i = fixed; i < argc; i++) {
     int ok = i + 1 < argc;
-    if (ok && !strcmp(argv[i], "--policies")) ok = (r.n_policies = parse_list(argv[++i], r.policies, policy_index)) > 0;
-    else if (ok && !strcmp(argv[i], "--budgets")) ok = (r.n_budgets = parse_list(argv[++i], r.budgets, percent)) > 0;
-    else if (ok && !strcmp(argv[i], "--exact")) {
+    if (!strcmp(argv[i], "--hw") && (i + 1 == argc || argv[i + 1][0] == '-')) {
+      r.hw = 1, r.slices = 3, ok = 1;
+    } else if (ok && !strcmp(argv[i], "--policies")) {
+      ok = !parse_policies(argv[++i], &r);
+    } else if (ok && !strcmp(argv[i], "--sweep")) {
+      ok = !sweep_items(argv[++i], &r);
+    } else if (!strcmp(argv[i], "--ablations")) {
+      ablation_items(&r), ok = r.n_items > 0;
+    } else if (ok && !strcmp(argv[i], "--budgets")) {
+      ok = !parse_budgets(argv[++i], &r);
+    } else if (ok && !strcmp(argv[i], "--exact")) {
       i++;
       r.exact = !strcmp(argv[i], "adc") ? KV_EXACT_ADC : !strcmp(argv[i], "cells") ? KV_EXACT_CELLS : KV_EXACT_DIGITAL;
       ok = r.exact != KV_EXACT_DIGITAL || !strcmp(argv[i], "digital");
-    } else if (ok && !strcmp(argv[i], "--set") && r.n_params < MAX_LIST) r.params[r.n_params++] = argv[++i];
-    else if (ok && !strcmp(argv[i], "--tag")) snprintf(r.tag, sizeof r.tag, "_%s", argv[++i]);
-    else if (ok && !strcmp(argv[i], "--hw"))
+    } else if (ok && !strcmp(argv[i], "--set") && r.n_params < MAX_LIST) {
+      r.params[r.n_params++] = argv[++i];
+    } else if (ok && !strcmp(argv[i], "--tag")) {
+      r.tag = argv[++i];
+    } else if (ok && !strcmp(argv[i], "--positions")) {
+      r.budgets[0] = -atoi(argv[++i]), r.n_budgets = 1;
+      ok = r.budgets[0] <= -1 && r.budgets[0] >= -65535;
+    } else if (ok && !strcmp(argv[i], "--slots")) {
+      r.slots = atoi(argv[++i]);
+      ok = r.slots >= 1 && r.slots <= 4096;
+    } else if (ok && !strcmp(argv[i], "--seed-base")) {
+      r.seed_base = (unsigned)strtoul(argv[++i], NULL, 10);
+    } else if (ok && !strcmp(argv[i], "--hw")) {
+      r.slices = 1;
       ok = sscanf(argv[++i], "%d:%d:%d:%d", &r.cells, &r.adc_bits, &r.sigma, &r.slices) >= 3 &&
-           (r.cells == 1 || r.cells == 3) && r.slices >= 1 && r.slices <= KV_SLICES_MAX && r.adc_bits >= 2 && r.adc_bits <= 16 && r.sigma >= 0 && r.sigma <= 255 && (r.hw = 1);
-    else ok = 0;
+           (r.cells == 1 || r.cells == 3) && r.slices >= 1 && r.slices <= KV_SLICES_MAX && r.adc_bits >= 2 &&
+           r.adc_bits <= 16 && r.sigma >= 0 && r.sigma <= 255 && (r.hw = 1);
+    } else {
+      ok = 0;
+    }
     if (!ok) {
       fprintf(stderr, "prune_eval: bad option '%s'\n%s", argv[i], usage);
       return 2;
@@ -400,7 +661,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!strcmp(argv[2], "stories")) return stories(&r, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
-  if (!strcmp(argv[2], "tasks")) return tasks(&r, argv[3]);
+  if (!strcmp(argv[2], "tasks")) return tasks(&r, argv[3], "");
   if (!strcmp(argv[2], "check")) return check(&r, atoi(argv[3]));
   fprintf(stderr, "prune_eval: unknown mode '%s'\n%s", argv[2], usage);
   return 2;

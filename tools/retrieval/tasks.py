@@ -30,7 +30,7 @@ start.  Tasks are generated as token ids directly; `check-encode` verifies the
 correspondence with the firmware encoder's rules.
 
 usage: tasks.py tokenizer OUT.bin
-       tasks.py heldout OUT.tasks --len 1024 --per-kind 60 --seed 1000 [--one-question]
+       tasks.py heldout OUT.tasks --len 1024 --per-kind 60 --seed 1000 [--one-question | --first-question]
        tasks.py show KIND --len 256 --seed 1
 """
 import argparse
@@ -335,18 +335,21 @@ def one_question_each(task, depth):
     return split
 
 
-def write_heldout(path, length, per_kind, seed, one_question=False):
+def write_heldout(path, length, per_kind, seed, one_question=False, first_question=False):
     """Text file, one task per line: kind, depth bin, answer spans, then ids.
     Depths are spread evenly: task i of a kind puts its needle at (i + 0.5) /
     per_kind of the context.  ONE_QUESTION writes a multi-question task as
-    one line per question, all over the same context."""
+    one line per question, all over the same context; FIRST_QUESTION keeps
+    only its first question (one prompt per task: tasks stay independent
+    samples)."""
     rng = random.Random(seed)
     with open(path, "w") as f:
         for kind in EVAL_KINDS:
             for i in range(per_kind):
                 depth = (i + 0.5) / per_kind
                 task = make(kind, rng, length, depth)
-                for d, one in one_question_each(task, depth) if one_question else [(depth, task)]:
+                split = one_question_each(task, depth) if one_question or first_question else [(depth, task)]
+                for d, one in split[:1] if first_question else split:
                     spans = ",".join(f"{a}:{b}:{n}" for a, b, n in one.answers)
                     f.write(f"{kind} {d:.4f} {spans} {' '.join(map(str, one.tokens))}\n")
 
@@ -361,6 +364,8 @@ def main():
     h.add_argument("--len", type=int, default=1024)
     h.add_argument("--per-kind", type=int, default=60)
     h.add_argument("--seed", type=int, default=1000)
+    h.add_argument("--first-question", action="store_true",
+                   help="keep only each task's first question (one prompt per task)")
     h.add_argument("--one-question", action="store_true",
                    help="one line per question of a multi-question task, over the same context")
     s = sub.add_parser("show")
@@ -374,7 +379,7 @@ def main():
         write_tokenizer(args.out)
         print(f"{args.out}: {VOCAB_SIZE} pieces")
     elif args.cmd == "heldout":
-        write_heldout(args.out, args.len, args.per_kind, args.seed, args.one_question)
+        write_heldout(args.out, args.len, args.per_kind, args.seed, args.one_question, args.first_question)
     elif args.cmd == "show":
         task = make(args.kind, random.Random(args.seed), args.len, args.depth)
         print(decode(task.tokens))

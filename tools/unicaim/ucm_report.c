@@ -1,120 +1,141 @@
-/* The modeled energy/latency report (make bench-model): the paper's
- * comparisons recomputed with firmware/lib/unicaim/ucm_energy.c, as BENCH
- * lines. The ADC saving is measured from event counters of the golden model
- * running real searches through the driver at the paper's array size.
+/* The paper's comparison recomputed (make bench-ucm): one decode step of
+ * one 128-dim attention head with N = 256..2048 cached tokens, UniCAIM
+ * against the designs of ucm_baselines.h. UniCAIM's figures are its
+ * counted device events (the golden model running the step through the
+ * driver, priced by ucm_energy.c); the baselines' are their own operation
+ * counts. Static pruning holds UniCAIM's cache at the paper's H + M = 576
+ * rows (fewer tokens: all of them); every design keeps k = a fifth of its
+ * cache for exact attention (the paper's 81% ADC saving). Key writes are
+ * left out on every side.
  *
- *   model_topk_latency_ratio_n<N>, model_topk_energy_ratio_n<N>
- *       sort-based top-k selection (sorting the N scores) / UniCAIM CAM top-k
- *       (one search), N in 256..2048, 128-dim keys, 3-bit cells.
+ * usage: ucm_report [CSV]   -- BENCH lines; the table as CSV too
+ *
+ *   model_overall_latency_ratio_n<N>, model_energy_ratio_n<N>
+ *       the sort-based CIM baseline (CIMFormer-like) / UniCAIM 3-bit
+ *   model_<latency|energy|aedp3b|aedp1b|area3b>_ratio_<baseline>_n<N>
+ *       every baseline / UniCAIM (3-bit cells, or 1-bit: three per component)
  *   model_adc_energy_saved_pct
- *       ADC energy of exact scores for the top 20% (80% pruning) against all
- *       576 keys, from the counters.
- *   model_aedp_ratio_<1b|3b>_p<50|80>
- *       area x energy x delay of one scoring step, dense SRAM CIM
- *       (TranCIM-like, every key scored) / UniCAIM (top-k + exact scores of
- *       the kept), 576 keys; _sort: against dense scoring followed by the
- *       sort-based top-k (CIMFormer-like). */
+ *       ADC energy of exact scores for the top fifth against all 576 keys */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "ucm.h"
+#include "ucm_baselines.h"
 #include "ucm_energy.h"
 
-static double aedp(ucm_cost_t c) {
-  return (double)c.area_um2 * (double)c.energy_fj * (double)c.latency_ps;
+enum { DIM = 128, CACHE = 576 };
+
+typedef struct {
+  ucm_cost_t step;
+  uint64_t area_um2;
+  uint32_t conversions;
+} ucm_run_t;
+
+static uint32_t rng = 2026;
+
+static int8_t rnd8(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return (int8_t)(rng >> 24);
 }
 
-/* Two phases in sequence on one piece of hardware (the larger area). */
-static ucm_cost_t add(ucm_cost_t a, ucm_cost_t b) {
-  ucm_cost_t c = {a.energy_fj + b.energy_fj, a.latency_ps + b.latency_ps,
-                  a.area_um2 > b.area_um2 ? a.area_um2 : b.area_um2};
-  return c;
-}
-
-/* Exact-score ADC conversions with and without dynamic pruning, counted by
- * the golden model: 576 random keys, top 20% by CAM search, then exact. */
-static int adc_saving(void) {
-  ucm_geom_t g = {.banks = 1,
-                  .slots = 576,
-                  .dim = 128,
-                  .cell_bits = 3,
-                  .q_bits = 8,
-                  .adc_bits = 10,
-                  .adc_count = 64,
-                  .lanes = 8};
+/* One step on the golden model: ROWS keys cached, a CAM search for the top
+   K with charge accumulation, exact scores of those K (ALL: of every row,
+   no search), and a min-detect when the cache is full (N > ROWS). */
+static int unicaim_step(uint32_t cell_bits, uint32_t n, int all, ucm_run_t *run) {
+  uint32_t rows = n < CACHE ? n : CACHE, k = rows / 5;
+  ucm_geom_t g = {.banks = 1, .slots = CACHE, .dim = DIM * (cell_bits == 1 ? 3 : 1), .cell_bits = cell_bits,
+                  .q_bits = 8, .adc_bits = 10, .adc_count = 64, .lanes = 8};
   void *mem = malloc(ucm_model_bytes(&g));
   ucm_model_t model;
   ucm_t u;
-  if (!mem || ucm_model_init(&model, &g, mem) || ucm_open_model(&u, &model)) return 1;
-  ucm_config_t cfg = {.query_step = 24, .adc_gain = 1, .adc_shift = 3, .seed = 7};
+  if (!mem || ucm_model_init(&model, &g, mem) || ucm_open_model(&u, &model)) return -1;
+  ucm_config_t cfg = {.query_step = 24, .alpha = 4, .adc_gain = 1, .adc_shift = 3, .seed = 7};
   ucm_configure(&u, &cfg);
   ucm_set_step(&u, 0, 16);
-  int8_t v[128];
-  srand(1);
-  for (unsigned s = 0; s < g.slots; s++) {
-    for (unsigned d = 0; d < g.dim; d++) v[d] = (int8_t)(rand() & 0xFF);
-    if (ucm_write_key(&u, 0, s, (uint16_t)s, v, 0)) return 1;
+  static int8_t v[3 * DIM];
+  for (uint32_t s = 0; s < rows; s++) {
+    for (uint32_t d = 0; d < g.dim; d++) v[d] = rnd8();
+    if (ucm_write_key(&u, 0, s, (uint16_t)s, v, 0)) return -1;
   }
-  for (unsigned d = 0; d < g.dim; d++) v[d] = (int8_t)(rand() & 0xFF);
+  for (uint32_t d = 0; d < g.dim; d++) v[d] = rnd8();
   ucm_load_query(&u, v);
-  static uint16_t all[576];
-  static int32_t scores[576];
-  for (unsigned s = 0; s < g.slots; s++) all[s] = (uint16_t)s;
-  ucm_counters_t c0, c1, c2;
-  ucm_read_counters(&u, &c0);
-  if (ucm_exact(&u, 0, all, g.slots, 0, scores)) return 1; /* dense: every key */
-  ucm_read_counters(&u, &c1);
-  unsigned k = g.slots / 5;
-  int n = ucm_search(&u, 0, k, 0, 0, 0, 0);
-  if (n != (int)k || ucm_exact_selected(&u, 0, k, 0, scores)) return 1;
-  ucm_read_counters(&u, &c2);
-  uint32_t dense = c1.v[UCM_CNT_EV_ADC_CONV] - c0.v[UCM_CNT_EV_ADC_CONV];
-  uint32_t pruned = c2.v[UCM_CNT_EV_ADC_CONV] - c1.v[UCM_CNT_EV_ADC_CONV];
-  ucm_cost_t e_dense = ucm_cost_of_counters(c0.v, c1.v, &g), e_pruned = ucm_cost_of_counters(c1.v, c2.v, &g);
-  printf("BENCH model_adc_energy_saved_pct %.1f pct (%u vs %u conversions)\n",
-         100.0 * (1.0 - (double)pruned / dense), pruned, dense);
-  printf("BENCH model_step_energy_dense_576 %.1f pJ\n", e_dense.energy_fj / 1000.0);
-  printf("BENCH model_step_energy_pruned_576 %.1f pJ (CAM search + exact of %u)\n",
-         e_pruned.energy_fj / 1000.0, k);
+  static uint16_t every[CACHE];
+  static int32_t scores[CACHE];
+  for (uint32_t s = 0; s < rows; s++) every[s] = (uint16_t)s;
+  ucm_counters_t before, after;
+  ucm_read_counters(&u, &before);
+  if (all) {
+    if (ucm_exact(&u, 0, every, rows, 0, scores)) return -1;
+  } else {
+    if (ucm_search(&u, 0, k, UCM_SEARCH_ACCUMULATE, 0, 0, 0) != (int)k || ucm_exact_selected(&u, 0, k, 0, scores))
+      return -1;
+    if (n > rows && ucm_find_victim(&u, 0) < 0) return -1;
+  }
+  ucm_read_counters(&u, &after);
+  uint32_t d[UCM_COUNTERS];
+  for (int i = 0; i < UCM_COUNTERS; i++) d[i] = after.v[i] - before.v[i];
+  run->step = ucm_price_events(d, &g).total;
+  run->area_um2 = ucm_area_um2(&g, CACHE < n ? CACHE : n, 1);
+  run->conversions = d[UCM_CNT_EV_ADC_CONV];
   free(mem);
   return 0;
 }
 
-int main(void) {
-  static const unsigned lengths[] = {256, 512, 1024, 2048};
-  for (unsigned i = 0; i < 4; i++) {
-    ucm_step_t s = {.n = lengths[i],
-                    .dim = 128,
-                    .k = lengths[i] / 5,
-                    .cell_bits = 3,
-                    .q_bits = 8,
-                    .adc_bits = 10,
-                    .adc_count = 64};
-    ucm_cost_t ucm = ucm_step_topk_unicaim(&s), sort = ucm_step_topk_sort(&s);
-    printf("BENCH model_topk_latency_ratio_n%u %.2f x (sort %.1f ns, CAM %.1f ns)\n", s.n,
-           (double)sort.latency_ps / ucm.latency_ps, sort.latency_ps / 1e3, ucm.latency_ps / 1e3);
-    printf("BENCH model_topk_energy_ratio_n%u %.2f x (sort %.1f pJ, CAM %.1f pJ)\n", s.n,
-           (double)sort.energy_fj / ucm.energy_fj, sort.energy_fj / 1e3, ucm.energy_fj / 1e3);
+static double ratio(uint64_t a, uint64_t b) {
+  return b ? (double)a / (double)b : 0;
+}
+
+static double aedp(ucm_cost_t c, uint64_t area) {
+  return (double)area * (double)c.energy_fj * (double)c.latency_ps;
+}
+
+int main(int argc, char **argv) {
+  static const uint32_t lengths[] = {256, 512, 1024, 2048};
+  FILE *csv = argc > 1 ? fopen(argv[1], "w") : NULL;
+  if (argc > 2 || (argc == 2 && !csv)) {
+    fprintf(stderr, argc > 2 ? "usage: ucm_report [CSV]\n" : "ucm_report: cannot write %s\n", argv[1]);
+    return 2;
   }
-  if (adc_saving()) {
-    fprintf(stderr, "ucm_report: golden-model run failed\n");
-    return 1;
-  }
-  static const unsigned bits[] = {1, 3}, prune[] = {50, 80};
-  for (unsigned b = 0; b < 2; b++) {
-    for (unsigned p = 0; p < 2; p++) {
-      ucm_step_t s = {.n = 576,
-                      .dim = 128,
-                      .k = 576 * (100 - prune[p]) / 100,
-                      .cell_bits = bits[b],
-                      .q_bits = 8,
-                      .adc_bits = 10,
-                      .adc_count = 64};
-      ucm_cost_t ucm = add(ucm_step_topk_unicaim(&s), ucm_step_exact_unicaim(&s));
-      ucm_cost_t dense = ucm_step_dense(&s), sort = add(dense, ucm_step_topk_sort(&s));
-      printf("BENCH model_aedp_ratio_%ub_p%u %.1f x\n", bits[b], prune[p], aedp(dense) / aedp(ucm));
-      printf("BENCH model_aedp_ratio_%ub_p%u_sort %.1f x\n", bits[b], prune[p], aedp(sort) / aedp(ucm));
+  if (csv) fprintf(csv, "n,design,energy_pj,latency_ns,area_um2,energy_ratio,latency_ratio,aedp_ratio_3b,aedp_ratio_1b\n");
+  for (unsigned i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+    uint32_t n = lengths[i];
+    ucm_run_t u3, u1;
+    if (unicaim_step(3, n, 0, &u3) || unicaim_step(1, n, 0, &u1)) {
+      fprintf(stderr, "ucm_report: golden-model run failed\n");
+      return 1;
+    }
+    printf("BENCH model_unicaim_step_energy_n%u %.1f pJ (3-bit cells; 1-bit: %.1f)\n", n, u3.step.energy_fj / 1e3,
+           u1.step.energy_fj / 1e3);
+    printf("BENCH model_unicaim_step_latency_n%u %.1f ns\n", n, u3.step.latency_ps / 1e3);
+    if (csv)
+      fprintf(csv, "%u,unicaim,%.1f,%.1f,%llu,1,1,1,1\n", n, u3.step.energy_fj / 1e3, u3.step.latency_ps / 1e3,
+              (unsigned long long)u3.area_um2);
+    ucm_step_t s = {n, DIM, n / 5};
+    for (int b = 0; b < UCM_BASELINES; b++) {
+      ucm_cost_t c = ucm_baseline_step((ucm_baseline_t)b, &s);
+      uint64_t area = ucm_baseline_area((ucm_baseline_t)b, &s);
+      const char *name = ucm_baseline_name((ucm_baseline_t)b);
+      double e = ratio(c.energy_fj, u3.step.energy_fj), t = ratio(c.latency_ps, u3.step.latency_ps);
+      double a3 = aedp(c, area) / aedp(u3.step, u3.area_um2), a1 = aedp(c, area) / aedp(u1.step, u1.area_um2);
+      printf("BENCH model_energy_ratio_%s_n%u %.2f x (%.1f pJ)\n", name, n, e, c.energy_fj / 1e3);
+      printf("BENCH model_latency_ratio_%s_n%u %.2f x (%.1f ns)\n", name, n, t, c.latency_ps / 1e3);
+      printf("BENCH model_aedp3b_ratio_%s_n%u %.1f x\n", name, n, a3);
+      printf("BENCH model_aedp1b_ratio_%s_n%u %.1f x\n", name, n, a1);
+      printf("BENCH model_area3b_ratio_%s_n%u %.2f x\n", name, n, ratio(area, u3.area_um2));
+      if (b == UCM_BASE_CIMFORMER) {
+        printf("BENCH model_overall_latency_ratio_n%u %.2f x\n", n, t);
+        printf("BENCH model_energy_ratio_n%u %.2f x\n", n, e);
+      }
+      if (csv)
+        fprintf(csv, "%u,%s,%.1f,%.1f,%llu,%.3f,%.3f,%.2f,%.2f\n", n, name, c.energy_fj / 1e3, c.latency_ps / 1e3,
+                (unsigned long long)area, e, t, a3, a1);
     }
   }
+  ucm_run_t all, pruned;
+  if (unicaim_step(3, CACHE, 1, &all) || unicaim_step(3, CACHE, 0, &pruned)) return 1;
+  printf("BENCH model_adc_energy_saved_pct %.1f pct (%u vs %u conversions, top %u of %u)\n",
+         100.0 * (1.0 - (double)pruned.conversions / all.conversions), pruned.conversions, all.conversions,
+         CACHE / 5, CACHE);
+  if (csv) fclose(csv);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "generate.h"
 #include "irq.h"
 #include "kv_cost.h"
+#include "kv_policy.h"
 #include "llm_model.h"
 #include "sampler.h"
 #include "soc_regs.h"
@@ -103,11 +104,12 @@ static struct {
   int valid, on_array;
   llm_gen_stats_t gen;
   uint64_t phase[LLM_PHASES];
-  ucm_cost_t array, dense; /* modeled, over the story's forward passes */
+  ucm_cost_t array, unpruned; /* modeled, over the story's forward passes */
 } last;
 
 /* stats: cycles per token, the cache's occupancy and evictions, and the
-   array's modeled energy and latency against dense current-domain scoring. */
+   array's modeled energy and latency against the same array without
+   pruning (every cached key scored through the ADCs). */
 static int cmd_stats(int argc, char **argv) {
   (void)argv;
   if (argc > 1 || !last.valid) {
@@ -133,15 +135,16 @@ static int cmd_stats(int argc, char **argv) {
   if (per_token) print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
   printf("%s tok/s at %lu MHz; kv cache %d of %d positions, policy %s, %lu evictions\n", per_token ? "" : "stats: -",
          (unsigned long)(SYSCTL_CLK_HZ / 1000000), cached / heads, model.seq_len,
-         kv_policy_name(state.kv.policy.kind), (unsigned long)state.kv.evictions);
+         state.kv.policy.ops->name, (unsigned long)state.kv.evictions);
   if (last.on_array && forwards > 0) {
-    uint64_t fj = last.array.energy_fj / (uint64_t)forwards, dense_fj = last.dense.energy_fj / (uint64_t)forwards;
+    uint64_t fj = last.array.energy_fj / (uint64_t)forwards;
+    uint64_t unpruned_fj = last.unpruned.energy_fj / (uint64_t)forwards;
     print_fixed("stats: array (modeled) ", fj);
-    printf(" pJ/token, %llu ns/token; dense current-domain scoring ", (unsigned long long)(last.array.latency_ps /
+    printf(" pJ/token, %llu ns/token; unpruned array ", (unsigned long long)(last.array.latency_ps /
            (uint64_t)forwards / 1000));
-    print_fixed("", dense_fj);
-    printf(" pJ/token, %llu ns/token", (unsigned long long)(last.dense.latency_ps / (uint64_t)forwards / 1000));
-    if (fj) print_fixed(" (energy x", dense_fj * 1000 / fj);
+    print_fixed("", unpruned_fj);
+    printf(" pJ/token, %llu ns/token", (unsigned long long)(last.unpruned.latency_ps / (uint64_t)forwards / 1000));
+    if (fj) print_fixed(" (energy x", unpruned_fj * 1000 / fj);
     printf("%s\n", fj ? " lower)" : "");
   }
   return 0;
@@ -206,12 +209,12 @@ static int cmd_story(int argc, char **argv) {
     ucm_read_counters(&array, &after);
     ucm_geom_t priced = array.geom; /* conversions cost what the resolution in use costs */
     priced.adc_bits = ucm_adc_bits_in_use(device.adc_bits, array.geom.adc_bits);
-    last.array = ucm_cost_of_counters(before.v, after.v, &priced);
-    last.dense = (ucm_cost_t){0, 0, 0};
+    last.array = ucm_cost_of_events(before.v, after.v, &priced);
+    last.unpruned = (ucm_cost_t){0, 0};
     for (int pos = 0; pos < n + stats.generated - 1; pos++) {
-      ucm_cost_t d = kv_dense_cost(&state.kv, model.n_heads, pos, &priced);
-      last.dense.energy_fj += d.energy_fj;
-      last.dense.latency_ps += d.latency_ps;
+      ucm_cost_t d = kv_unpruned_cost(&state.kv, model.n_heads, pos, &priced);
+      last.unpruned.energy_fj += d.energy_fj;
+      last.unpruned.latency_ps += d.latency_ps;
     }
   }
   last.valid = 1;
@@ -276,11 +279,13 @@ static int cmd_model(int argc, char **argv) {
 }
 
 /* kv [dense | unicaim [k] [ideal | digital]]: where attention runs; the
-   block's exact scores through the ADCs, without them, or from the int8 keys. */
+   block's exact scores through the ADCs, without them, or from the int8 keys;
+   k: keys attended per step by the policies without a k of their own. A
+   change shows the policy too (one that no longer fits keeps everything). */
 static int cmd_kv(int argc, char **argv) {
-  if (argc >= 2 && !strcmp(argv[1], "dense") && argc == 2) {
+  if (argc >= 2 && !strcmp(argv[1], KV_BACKEND_DENSE) && argc == 2) {
     kv_use_dense(&state.kv);
-  } else if (argc >= 2 && !strcmp(argv[1], "unicaim") && argc <= 4) {
+  } else if (argc >= 2 && !strcmp(argv[1], KV_BACKEND_UNICAIM) && argc <= 4) {
     int32_t k = 0;
     kv_exact_t exact = argc < 4 ? KV_EXACT_ADC : !strcmp(argv[3], "ideal") ? KV_EXACT_CELLS : KV_EXACT_DIGITAL;
     if ((argc >= 3 && !cmd_parse_i32_range(argv[2], 0, model.seq_len, &k)) ||
@@ -307,22 +312,36 @@ static int cmd_kv(int argc, char **argv) {
               state.kv.slices > 1 ? "s" : "", state.kv.top_k,
               state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
               state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
+  if (argc > 1) {
+    kv_policy_describe(&state.kv.policy, work, sizeof work);
+    printf("policy: %s\n", work);
+  }
   return 0;
 }
 
-/* policy [dense | NAME BUDGET [KEY=VALUE...]] */
+/* policy list: every policy with its parameters and their ranges. */
+static void list_policies(void) {
+  for (int i = 0; kv_policies[i]; i++) {
+    const kv_policy_ops_t *ops = kv_policies[i];
+    printf("%s%s: %s\n", ops->name, ops->flags & KV_POLICY_ARRAY ? " (array)" : "", ops->summary);
+    for (const kv_param_t *q = ops->params; q && q->key; q++)
+      printf("  %s=%ld..%ld  %s\n", q->key, (long)q->min, (long)q->max, q->help);
+  }
+}
+
+/* policy [list | NAME [BUDGET] [KEY=VALUE...]]: a refused one names the bad
+   word and its range, and changes nothing. */
 static int cmd_policy(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "list")) {
+    list_policies();
+    return 0;
+  }
   if (argc > 1) {
     kv_policy_t p;
-    int err = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len) ? -1 : kv_set_policy(&state.kv, &p);
-    if (err == -2) {
-      printf("error: the unicaim policy runs on the array: kv unicaim first\n");
-      return -1;
-    }
-    if (err) {
-      printf("error: usage: policy [dense | streamingllm|h2o|tova|snapkv|quest|unicaim 1..%d [key=value...]] "
-             "(keys: sinks, window, page, m, k, adapt, protect, span, spare, observe, question, binary; protected positions below the budget)\n",
-             model.seq_len);
+    const char *why = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len, state.kv.slots, work, sizeof work);
+    if (!why) why = kv_set_policy(&state.kv, &p);
+    if (why) {
+      printf("error: %s\n", why);
       return -1;
     }
   }
@@ -378,7 +397,7 @@ static const cmd_t commands[] = {
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
-    {"policy", "[dense | name budget [key=value...]]", "KV-cache pruning policy", cmd_policy},
+    {"policy", "[list | name [budget] [key=value...]]", "KV-cache pruning policy", cmd_policy},
     {"device", "[sigma= noise= stuck= gain= shift= adc=]", "the array's non-idealities and ADC", cmd_device},
     {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
@@ -402,8 +421,7 @@ int main(void) {
   llm_state_init(&state, &model, arena);
   state.clock = read_cycle;
   const ucm_geom_t *g = &array.geom;
-  array_ok = ucm_open_mmio(&array) == UCM_OK &&
-             kv_block_slices(g, model.n_layers, model.n_kv_heads, model.head_size, model.seq_len) > 0;
+  array_ok = ucm_open_mmio(&array) == UCM_OK && kv_block_slices(g, model.n_layers, model.n_kv_heads, model.head_size) > 0;
   kv_device_defaults(&device);
   printf("\nUniCAIM SoC language model console. ");
   cmd_model(0, NULL);

@@ -107,6 +107,12 @@ void ucm_configure(ucm_t *u, const ucm_config_t *cfg) {
   u->write(u, UCM_ACC_INIT_OFFSET, cfg->acc_init);
 }
 
+void ucm_set_accumulation(ucm_t *u, unsigned alpha, uint32_t acc_init) {
+  uint32_t cfg = u->read(u, UCM_CAM_CFG_OFFSET) & ~(uint32_t)UCM_CAM_CFG_ALPHA_MASK;
+  u->write(u, UCM_CAM_CFG_OFFSET, cfg | ((uint32_t)alpha << UCM_CAM_CFG_ALPHA_LSB & UCM_CAM_CFG_ALPHA_MASK));
+  u->write(u, UCM_ACC_INIT_OFFSET, acc_init);
+}
+
 int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step) {
   if (bank >= u->geom.banks) return UCM_E_BANK;
   u->write(u, UCM_STEP_WINDOW + 4 * bank, step);

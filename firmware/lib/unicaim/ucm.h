@@ -72,6 +72,9 @@ int ucm_open_model(ucm_t *u, ucm_model_t *model);
 
 void ucm_configure(ucm_t *u, const ucm_config_t *cfg);
 int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step);
+/* The charge-domain accumulation alone: CAM_CFG.ALPHA (the query step
+ * kept) and the accumulator a new key starts at. */
+void ucm_set_accumulation(ucm_t *u, unsigned alpha, uint32_t acc_init);
 int ucm_reset_bank(ucm_t *u, unsigned bank);
 
 /* Quantise an int8 key (geom.dim components) into a slot: valid, given

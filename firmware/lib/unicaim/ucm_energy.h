@@ -1,12 +1,11 @@
-/* Energy and latency model of the UniCAIM array and of the two designs the
- * paper compares it with, in integer femtojoules and picoseconds (no FPU on
- * the SoC). Every coefficient, and where it comes from, is in ucm_energy.c;
- * docs/unicaim.md sets the resulting figures beside the paper's.
+/* Energy and latency of the modeled UniCAIM array, in integer femtojoules
+ * and picoseconds (no FPU on the SoC), from its device event counters:
+ * every physical event the block counts has one energy and one latency,
+ * sourced in ucm_energy.c. The emulation's busy cycles play no part: the
+ * block finds a CAM race's outcome by radix passes, the device by one race.
  *
- * Two uses: turn the block's event counters into the energy and latency the
- * modeled FeFET array would have spent (ucm_cost_of_counters), and cost one
- * attention-scoring step analytically for any sequence length (the
- * ucm_step_* functions), for the sequence-length sweeps. */
+ * The console's stats, prune_eval and ucm_report all price events here;
+ * the designs the paper compares with are in ucm_baselines.h. */
 #ifndef UCM_ENERGY_H
 #define UCM_ENERGY_H
 
@@ -17,31 +16,34 @@
 typedef struct {
   uint64_t energy_fj;
   uint64_t latency_ps;
-  uint64_t area_um2; /* of the hardware that did it (step models only) */
 } ucm_cost_t;
 
-/* One decode step of one head: n cached keys of dim components, k of them
- * selected, on an array of the given cell bits, query bits and converters. */
+/* Per kind of event. */
 typedef struct {
-  uint32_t n, dim, k;
-  uint32_t cell_bits, q_bits, adc_bits, adc_count;
-} ucm_step_t;
+  ucm_cost_t search;      /* CAM races (precharge, race, IRef1 setting) over the valid rows */
+  ucm_cost_t acc_charge;  /* charge sharing into the accumulators, in the race's cycle */
+  ucm_cost_t acc_digital; /* digital adds (ACC_ADD: the project's ablation) */
+  ucm_cost_t min_detect;  /* FE-inverter min-detects */
+  ucm_cost_t convert;     /* current-domain reads and their ADC conversions */
+  ucm_cost_t write;       /* cell programming */
+  ucm_cost_t total;
+} ucm_cost_detail_t;
 
-/* What the counted events cost on the modeled device; before/after are
- * counter snapshots (UCM_CNT_* order). */
-ucm_cost_t ucm_cost_of_counters(const uint32_t *before, const uint32_t *after, const ucm_geom_t *geom);
+/* What the events counted in DELTA (UCM_CNT_* order, differences of two
+ * snapshots) cost on an array of G's geometry (G->adc_bits: the resolution
+ * in use). */
+ucm_cost_detail_t ucm_price_events(const uint32_t *delta, const ucm_geom_t *g);
+/* The total between two counter snapshots. */
+ucm_cost_t ucm_cost_of_events(const uint32_t *before, const uint32_t *after, const ucm_geom_t *g);
 
-/* UniCAIM: top-k by one CAM search (a race the reference current stops at k), no ADC. */
-ucm_cost_t ucm_step_topk_unicaim(const ucm_step_t *s);
-/* UniCAIM: exact scores of the k selected through the shared ADCs. */
-ucm_cost_t ucm_step_exact_unicaim(const ucm_step_t *s);
-/* Sort-based top-k (CIMFormer-like): an O(n log n) comparator sort of the n
- * scores (which that design computes densely; see ucm_step_dense). */
-ucm_cost_t ucm_step_topk_sort(const ucm_step_t *s);
-/* Dense current-domain scoring of every key (TranCIM-like), SRAM cells. */
-ucm_cost_t ucm_step_dense(const ucm_step_t *s);
-/* Area of each design for n x dim keys (um^2). */
-uint64_t ucm_area_unicaim(const ucm_step_t *s);
-uint64_t ucm_area_sram_cim(const ucm_step_t *s);
+/* The events of an array that keeps N keys and scores every one through
+ * the ADCs for each of QUERIES queries (no search, no pruning), writing
+ * WRITES keys: the same array without pruning, for "against unpruned". */
+void ucm_unpruned_events(uint32_t *delta, const ucm_geom_t *g, uint32_t n, uint32_t queries, uint32_t writes);
+
+/* Area of the array: ROWS x G->dim cells of G->cell_bits bits holding keys
+ * of KEY_BITS per component (a 1-bit cell needs KEY_BITS of them, a 3-bit
+ * cell one for up to 3), and G->adc_count converters; um^2. */
+uint64_t ucm_area_um2(const ucm_geom_t *g, uint32_t rows, uint32_t key_bits);
 
 #endif /* UCM_ENERGY_H */

@@ -17,7 +17,7 @@ static size_t align4(size_t n) {
 size_t ucm_model_bytes(const ucm_geom_t *g) {
   size_t slots = (size_t)g->banks * g->slots;
   return align4(slots * g->dim) + align4(slots) * 2 + align4(slots * 2) + slots * 4 + g->banks * 4 +
-         align4(g->banks) + align4(g->dim) * 2 + g->slots * 12;
+         align4(g->banks) + align4(g->dim) * 3 + align4((size_t)g->q_bits * g->dim) + g->slots * 12;
 }
 
 static int geom_ok(const ucm_geom_t *g) {
@@ -59,6 +59,10 @@ int ucm_model_init(ucm_model_t *m, const ucm_geom_t *g, void *mem) {
   m->key = (int8_t *)p;
   p += align4(g->dim);
   m->query = (int8_t *)p;
+  p += align4(g->dim);
+  m->qlevel = (int8_t *)p;
+  p += align4(g->dim);
+  m->plane_mask = (int8_t *)p;
   m->cam_cfg = 1; /* QSTEP 1, ALPHA 0 */
   m->adc_cfg = 1; /* GAIN 1, SHIFT 0 */
   return 0;
@@ -126,14 +130,15 @@ static void read_slot(ucm_model_t *m, uint32_t bank, uint32_t slot) {
   m->counter[UCM_CNT_CYC_MISC] += 2;
 }
 
-/* CAM similarity of one slot for the current query, read noise included. */
+/* CAM similarity of one slot for the query's levels (m->qlevel), read
+   noise included (a zero noise scale adds nothing: no draw needed). */
 static int32_t similarity(const ucm_model_t *m, size_t i, uint32_t slot) {
   const ucm_geom_t *g = &m->geom;
-  uint32_t qstep = FIELD(m->cam_cfg, UCM_CAM_CFG, QSTEP);
+  const int8_t *cell = m->cell + i * g->dim;
   int32_t s = 0;
-  for (uint32_t d = 0; d < g->dim; d++) s += ucm_query_level(m->query[d], qstep) * m->cell[i * g->dim + d];
+  for (uint32_t d = 0; d < g->dim; d++) s += m->qlevel[d] * cell[d];
   uint32_t noise = FIELD(m->noise_cfg, UCM_NOISE_CFG, READ_NOISE);
-  s += ucm_scale_noise(ucm_gauss(ucm_draw(m->seed, m->search_serial, slot, UCM_DRAW_READ_NOISE)), noise);
+  if (noise) s += ucm_scale_noise(ucm_gauss(ucm_draw(m->seed, m->search_serial, slot, UCM_DRAW_READ_NOISE)), noise);
   return s;
 }
 
@@ -144,6 +149,8 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   uint32_t alpha = FIELD(m->cam_cfg, UCM_CAM_CFG, ALPHA);
   int32_t *s = m->similarity;
   uint32_t forced = 0, cand_over_thr = 0;
+  uint32_t qstep = FIELD(m->cam_cfg, UCM_CAM_CFG, QSTEP);
+  for (uint32_t d = 0; d < g->dim; d++) m->qlevel[d] = (int8_t)ucm_query_level(m->query[d], qstep);
   /* Pass 1: similarity of every slot; charge sharing; counts. */
   for (uint32_t slot = 0; slot < g->slots; slot++) {
     size_t i = slot_index(m, bank, slot);
@@ -213,7 +220,7 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1) + UCM_SEARCH_EXTRA_CYCLES;
   m->counter[UCM_CNT_EV_SEARCH]++;
   m->counter[UCM_CNT_EV_CELL_SEARCH] += m->valid_count[bank] * g->dim;
-  if (flags & UCM_F_ACCUMULATE) m->counter[UCM_CNT_EV_ACC_UPDATE] += m->valid_count[bank];
+  if (flags & UCM_F_ACCUMULATE) m->counter[UCM_CNT_EV_ACC_CHARGE] += m->valid_count[bank];
 }
 
 /* Every LIST entry among the first n names a slot in range. */
@@ -233,13 +240,16 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
   int ideal = (flags & UCM_F_IDEAL) != 0;
   uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
   uint32_t bits = ucm_adc_bits_in_use(FIELD(m->adc_cfg, UCM_ADC_CFG, BITS), g->adc_bits);
+  for (uint32_t b = 0; b < g->q_bits; b++) /* plane b of the query as byte masks */
+    for (uint32_t d = 0; d < g->dim; d++)
+      m->plane_mask[b * g->dim + d] = (int8_t)-(int8_t)(((uint32_t)(uint8_t)m->query[d] >> b) & 1);
   for (uint32_t j = 0; j < n; j++) {
-    size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
+    const int8_t *cell = m->cell + slot_index(m, bank, m->list[j] & 0xFFFF) * g->dim;
     int32_t score = 0;
     for (uint32_t b = 0; b < g->q_bits; b++) {
+      const int8_t *mask = m->plane_mask + b * g->dim;
       int32_t current = 0;
-      for (uint32_t d = 0; d < g->dim; d++)
-        if (((uint32_t)(uint8_t)m->query[d] >> b) & 1) current += m->cell[i * g->dim + d];
+      for (uint32_t d = 0; d < g->dim; d++) current += cell[d] & mask[d];
       int32_t code = ideal ? current : ucm_adc(current, gain, shift, bits);
       int32_t weighted = (int32_t)((uint32_t)code << b);
       score += b == g->q_bits - 1 ? -weighted : weighted; /* two's complement sign plane */
@@ -265,7 +275,7 @@ static void acc_add(ucm_model_t *m, uint32_t bank, uint32_t n) {
     if (!m->valid[i]) continue;
     uint64_t sum = (uint64_t)m->acc[i] + (m->list[j] >> 16);
     m->acc[i] = sum > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)sum;
-    m->counter[UCM_CNT_EV_ACC_UPDATE]++;
+    m->counter[UCM_CNT_EV_ACC_DIGITAL]++;
   }
   m->counter[UCM_CNT_CYC_ACC] += 2 * n;
 }

@@ -32,11 +32,12 @@ enum {
   UCM_CNT_CYC_MISC,
   UCM_CNT_EV_CELL_WRITE,
   UCM_CNT_EV_CELL_SEARCH,
-  UCM_CNT_EV_ACC_UPDATE,
+  UCM_CNT_EV_ACC_CHARGE,
   UCM_CNT_EV_ADC_CONV,
   UCM_CNT_EV_ADC_ROUND,
   UCM_CNT_EV_MIN_DETECT,
   UCM_CNT_EV_SEARCH,
+  UCM_CNT_EV_ACC_DIGITAL,
   UCM_COUNTERS
 };
 
@@ -54,6 +55,8 @@ typedef struct {
   uint32_t *list;        /* slots entries */
   int32_t *score;
   int32_t *similarity; /* SEARCH's per-slot S (the search memory) */
+  int8_t *qlevel;      /* scratch: the query's CAM levels, dim */
+  int8_t *plane_mask;  /* scratch: EXACT's query bit planes as byte masks (0 / -1), q_bits x dim */
   /* Registers. */
   uint32_t cmd, status, result, irq_enable, pos_reg, acc_init, threshold;
   uint32_t cam_cfg, adc_cfg, noise_cfg, seed, slot_meta, slot_acc, slot_valid_count;

@@ -9,7 +9,7 @@
    done on the input side. Binary banks and 1-bit cells use the first slice
    only (a sign has no remainder worth refining): the others get zero
    keys and a zero query. */
-#include "kv_internal.h"
+#include "kv_encode.h"
 #include "ucm_arith.h"
 
 static int slices_used(const kv_cache_t *kv, int binary) {

@@ -1,0 +1,164 @@
+/* Attention over the cache: the pieces the policies' steps are made of, and
+   kv_attend, which hands each step to its policy. */
+#include "kv_attend.h"
+
+#include "attention.h"
+#include "fixmath.h"
+#include "kv_encode.h"
+#include "kv_policy.h"
+#include "kv_slots.h"
+
+void kv_attend_zero(int32_t *out, int n) {
+  for (int i = 0; i < n; i++) out[i] = 0;
+}
+
+void kv_load_query(kv_cache_t *kv, int layer, const int8_t *q) {
+  int8_t columns[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
+  kv_encode_query(kv, kv_binary_layer(kv, layer), q, columns);
+  ucm_load_query(kv->ucm, columns);
+}
+
+/* Exact scores come in eighths of a cell level: times the key step / 8 back
+   to the int8 keys' units, then to the cached keys' (12-bit). A binary
+   bank's top level stands for a typical |int8 key| of 40: times 40 / 3 / 8. */
+static void scale_exact(int32_t *a, int n, int binary) {
+  for (int i = 0; i < n; i++)
+    a[i] = binary ? a[i] * (5 << KV_KEY_INT8_SHIFT) / 3 : a[i] * (KV_UCM_KEY_STEP / 8 << KV_KEY_INT8_SHIFT);
+}
+
+int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, int searched) {
+  const int h = kv_head_of(kv, layer, kvh), hs = kv->head_size;
+  if (kv->backend == KV_DENSE || kv->exact == KV_EXACT_DIGITAL) {
+    attn_dots_rows(kv->att, q, kv->keys + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->selected, n, hs);
+    return 0;
+  }
+  int ideal = kv->exact == KV_EXACT_CELLS;
+  int err = searched ? ucm_exact_selected(kv->ucm, (unsigned)h, (unsigned)n, ideal, kv->att)
+                     : ucm_exact(kv->ucm, (unsigned)h, kv->selected, (unsigned)n, ideal, kv->att);
+  if (!err) scale_exact(kv->att, n, kv_binary_layer(kv, layer));
+  return err;
+}
+
+/* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
+   times the value scale, Q16 per int8 value unit. rows[i] names a's slot
+   (NULL: slot i). SCORE (per slot) gathers the probabilities for the
+   policy, PROB (per i) receives them; either may be NULL. Most positions of
+   a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
+   the others go on: returns their count M, their weights in a[0..M) and
+   their slots in kept[0..M). Runs once per cached position and head, so the
+   products that fit use one high-word multiply (the results are those of
+   the plain 64-bit formulas), and it is inlined twice: with ROWS, SCORE and
+   PROB all NULL (dense attention) and in general. */
+static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
+                                                              const uint16_t *rows, int n, int32_t head_factor,
+                                                              int32_t *score, int32_t *prob, uint16_t *kept) {
+  const size_t nkv = (size_t)kv->n_kv_heads;
+  const int32_t *kscale = kv->key_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
+  const int32_t *vscale = kv->value_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
+  int32_t max = INT32_MIN;
+  for (int i = 0; i < n; i++) {
+    size_t t = rows ? rows[i] : (size_t)i;
+    int32_t s = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8, before the head factor */
+    a[i] = s;
+    if (s > max) max = s;
+  }
+  /* exp(-(d * head_factor >> 16)) = 2^-(d * factor >> 16) with log2(e) in
+     the factor; below 2^-17 it rounds to 0 in Q16, beyond d = 17 * 2^32 /
+     factor: those positions are dropped with a compare. */
+  const int64_t wide = ((int64_t)head_factor * FX_LOG2E) >> 16;
+  const int32_t factor = wide > INT32_MAX ? INT32_MAX : (int32_t)wide;
+  const uint64_t far = factor > 0 ? 17 * ((uint64_t)fx_recip32((uint32_t)factor) + 1) : UINT32_MAX;
+  const uint32_t cutoff = far > UINT32_MAX ? UINT32_MAX : (uint32_t)far;
+  uint32_t sum = 0; /* <= 65535 positions of at most 1.0 */
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    uint32_t d = (uint32_t)max - (uint32_t)a[i];
+    if (d > cutoff) continue;
+    int32_t e = fx_exp2_neg(-(int32_t)(((int64_t)d * factor) >> 16)); /* the largest is 1.0 */
+    if (!e) continue;
+    a[m] = e;
+    kept[m++] = (uint16_t)i;
+    sum += (uint32_t)e;
+  }
+  if (prob)
+    for (int i = 0; i < n; i++) prob[i] = 0;
+  /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. */
+  const uint32_t inv = fx_recip32(sum), inv_hi = inv << 16; /* Q16 */
+  for (int j = 0; j < m; j++) {
+    const int i = kept[j];
+    const size_t t = rows ? rows[i] : (size_t)i;
+    const uint32_t e = (uint32_t)a[j];
+    if (score || prob) {
+      int32_t p = (int32_t)((e * inv) >> 16);
+      if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
+      if (prob) prob[i] = p;
+    }
+    uint32_t scale = fx_mulhu((uint32_t)vscale[t * nkv], inv_hi); /* (vscale * inv) >> 16, Q24 */
+    a[j] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
+    kept[j] = (uint16_t)t;
+  }
+  return m;
+}
+
+static int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
+                           int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept) {
+  if (!rows && !score && !prob) return softmax_body(kv, layer, kvh, a, 0, n, head_factor, 0, 0, kept);
+  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept);
+}
+
+void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_factor, int32_t *score, int32_t *prob,
+                       int32_t *out) {
+  int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor, score, prob, kv->kept);
+  attn_values_rows(out, kv->att, kv->values + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->kept, m,
+                   kv->head_size);
+}
+
+/* Dense backend: the used slots are 0..used-1 (the prompt compression
+   closes its holes), read in one sweep, two query heads at a time. */
+static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
+                         const int32_t *head_factor, int32_t *const *out, int32_t *score) {
+  const int hs = kv->head_size, n = kv->used[kv_head_of(kv, layer, kvh)];
+  const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
+  int32_t *att[2] = {kv->att, kv->att + kv->seq_len};
+  if (count == 2)
+    attn_dots2(att[0], att[1], q[0], q[1], kv->keys + base, stride, n, hs);
+  else
+    attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);
+  for (int j = 0; j < count; j++) {
+    uint16_t *kept = kv->kept + (size_t)j * (size_t)kv->seq_len;
+    int m = softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept);
+    attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs);
+  }
+}
+
+void kv_attend_cached(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
+                      const int32_t *head_factor, int32_t *const *out, int32_t *score) {
+  if (kv->backend == KV_DENSE) {
+    attend_dense(kv, layer, kvh, count, q, head_factor, out, score);
+    return;
+  }
+  const int h = kv_head_of(kv, layer, kvh);
+  const unsigned used = (unsigned)kv->used[h], k = kv->top_k && kv->top_k < used ? kv->top_k : used;
+  for (int j = 0; j < count; j++) {
+    kv_load_query(kv, layer, q[j]);
+    int n = ucm_search(kv->ucm, (unsigned)h, k, 0, 0, kv->selected, 0);
+    int err = n < 0 ? n : kv_exact_scores(kv, layer, kvh, q[j], n, 1);
+    if (err) {
+      kv_note_error(kv, err);
+      kv_attend_zero(out[j], kv->head_size);
+      continue;
+    }
+    kv_softmax_values(kv, layer, kvh, n, head_factor[j], score, 0, out[j]);
+  }
+}
+
+void kv_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+               const int32_t *head_factor, int32_t *const *out) {
+  const kv_policy_ops_t *ops = kv->policy.ops;
+  if (ops->attend) {
+    ops->attend(kv, layer, kvh, pos, count, q, head_factor, out);
+    return;
+  }
+  int32_t *score = ops->score_row ? ops->score_row(kv, layer, kvh, pos) : 0;
+  kv_attend_cached(kv, layer, kvh, count, q, head_factor, out, score);
+}

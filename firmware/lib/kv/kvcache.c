@@ -1,0 +1,338 @@
+/* The KV cache's memory, backends and life of a position: stored, kept
+   through the prompt, compressed when the prompt ends, evicted by the
+   policy; and the invariants every policy must keep. */
+#include "kvcache.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kv_encode.h"
+#include "kv_policy.h"
+#include "kv_slots.h"
+
+static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
+
+/* The one description of the cache's memory: carves the arrays out of
+   ARENA (or, with ARENA NULL, only counts the bytes). */
+static size_t layout(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int seq_len, uint8_t *arena) {
+  size_t rows = (size_t)n_layers * (size_t)seq_len, kv_dim = (size_t)(n_kv_heads * head_size);
+  size_t heads = (size_t)(n_layers * n_kv_heads), slots = heads * (size_t)seq_len;
+  size_t pages = heads * kv_pages_per_head(seq_len) * (size_t)head_size;
+  size_t at = 0;
+#define CARVE(field, type, count)                                         \
+  do {                                                                    \
+    if (arena) kv->field = (type *)(void *)(arena + at);                  \
+    at += align4(sizeof(type) * (size_t)(count));                         \
+  } while (0)
+  CARVE(keys, int16_t, rows * kv_dim);
+  CARVE(values, int8_t, rows * kv_dim);
+  CARVE(key_scale, int32_t, rows * (size_t)n_kv_heads);
+  CARVE(value_scale, int32_t, rows * (size_t)n_kv_heads);
+  CARVE(selected, uint16_t, seq_len);
+  CARVE(addends, uint16_t, seq_len);
+  CARVE(sims, int32_t, seq_len);
+  CARVE(kept, uint16_t, 2 * (size_t)seq_len);
+  CARVE(slot_pos, uint16_t, slots);
+  CARVE(slot_score, int32_t, slots);
+  CARVE(slot_flags, uint8_t, slots);
+  CARVE(used, int32_t, heads);
+  CARVE(scored_pos, int32_t, heads);
+  CARVE(page_min, int32_t, pages);
+  CARVE(page_max, int32_t, pages);
+#undef CARVE
+  return at;
+}
+
+size_t kv_bytes(int n_layers, int n_kv_heads, int head_size, int seq_len) {
+  kv_cache_t sizing;
+  return layout(&sizing, n_layers, n_kv_heads, head_size, seq_len, 0);
+}
+
+void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int seq_len, int32_t *att,
+             void *arena) {
+  memset(kv, 0, sizeof *kv);
+  layout(kv, n_layers, n_kv_heads, head_size, seq_len, arena);
+  kv->backend = KV_DENSE;
+  kv->n_layers = n_layers;
+  kv->n_kv_heads = n_kv_heads;
+  kv->head_size = head_size;
+  kv->seq_len = kv->slots = seq_len;
+  kv->att = att;
+  kv_policy_make(&kv->policy, kv_policies[0], 0);
+  kv->capacity = kv->prompt_keep = seq_len;
+  for (int h = 0; h < n_layers * n_kv_heads; h++) kv->scored_pos[h] = -1;
+}
+
+void kv_device_defaults(ucm_config_t *cfg) {
+  *cfg = (ucm_config_t){.query_step = KV_UCM_QUERY_STEP, .adc_gain = 1, .seed = 1};
+}
+
+/* Bank steps: KV_UCM_KEY_STEP, or 1 in binary layers (every key component
+   of 2 or more saturates to the top level); every bank emptied. */
+static int program_banks(kv_cache_t *kv) {
+  for (int l = 0; l < kv->n_layers; l++) {
+    for (int kvh = 0; kvh < kv->n_kv_heads; kvh++) {
+      unsigned bank = (unsigned)kv_head_of(kv, l, kvh);
+      int err = ucm_set_step(kv->ucm, bank, kv_binary_layer(kv, l) ? 1 : KV_UCM_KEY_STEP);
+      if (!err) err = ucm_reset_bank(kv->ucm, bank);
+      if (err) return err;
+    }
+  }
+  return UCM_OK;
+}
+
+int kv_block_slices(const ucm_geom_t *g, int n_layers, int n_kv_heads, int head_size) {
+  if (g->banks < (uint32_t)(n_layers * n_kv_heads) || head_size <= 0 || g->dim % (uint32_t)head_size)
+    return 0;
+  uint32_t slices = g->dim / (uint32_t)head_size;
+  return slices <= KV_SLICES_MAX ? (int)slices : 0;
+}
+
+/* Empties every table and applies the policy's settings (on the block,
+   the steps, and the banks cleared). */
+static void restart(kv_cache_t *kv) {
+  for (int h = 0; h < kv->n_layers * kv->n_kv_heads; h++) kv->used[h] = 0;
+  kv->evictions = 0;
+  kv->binary_layers = 0;
+  if (kv->policy.ops->configure) kv->policy.ops->configure(kv);
+  if (kv->backend == KV_UNICAIM) kv_note_error(kv, program_banks(kv));
+}
+
+/* Capacity and prompt budget of P on SLOTS per bank. */
+static void apply(kv_cache_t *kv, const kv_policy_t *p) {
+  const kv_policy_ops_t *ops = p->ops;
+  kv->policy = *p;
+  if (ops->flags & KV_POLICY_NO_BUDGET) {
+    kv->capacity = kv->prompt_keep = kv->slots;
+  } else {
+    kv->capacity = ops->capacity ? ops->capacity(p, kv->slots) : p->budget;
+    kv->prompt_keep = ops->prompt_keep ? ops->prompt_keep(p, kv->slots) : p->budget;
+  }
+}
+
+/* P checked against this cache: its parameters, the backend, the slots. */
+static const char *settle(const kv_cache_t *kv, kv_policy_t *p) {
+  static char why[64];
+  if ((p->ops->flags & KV_POLICY_ARRAY) && kv->backend != KV_UNICAIM)
+    return "this policy runs on the array: kv unicaim first";
+  if (!(p->ops->flags & KV_POLICY_NO_BUDGET) && (p->budget < 1 || p->budget > kv->slots)) {
+    snprintf(why, sizeof why, "budget %d out of range (1..%d slots)", p->budget, kv->slots);
+    return why;
+  }
+  return p->ops->settle ? p->ops->settle(p, kv->slots) : 0;
+}
+
+const char *kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy) {
+  kv_policy_t p = *policy;
+  const char *why = settle(kv, &p);
+  if (why) return why;
+  apply(kv, &p);
+  restart(kv);
+  return 0;
+}
+
+int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact) {
+  int slices = kv_block_slices(&ucm->geom, kv->n_layers, kv->n_kv_heads, kv->head_size);
+  if (!slices) return UCM_E_SLOT;
+  ucm_config_t cfg;
+  kv_device_defaults(&cfg);
+  ucm_configure(ucm, &cfg);
+  kv->slices = slices;
+  kv->ucm = ucm;
+  kv->top_k = top_k;
+  kv->exact = exact;
+  kv->error = 0;
+  kv->backend = KV_UNICAIM;
+  kv->slots = ucm->geom.slots < (uint32_t)kv->seq_len ? (int)ucm->geom.slots : kv->seq_len;
+  kv_policy_t p = kv->policy;
+  if (settle(kv, &p)) kv_policy_make(&p, kv_policies[0], 0); /* the policy no longer fits: keep everything */
+  apply(kv, &p);
+  restart(kv);
+  return kv->error;
+}
+
+void kv_use_dense(kv_cache_t *kv) {
+  kv->backend = KV_DENSE;
+  kv->slots = kv->seq_len;
+  kv_policy_t p = kv->policy;
+  if (settle(kv, &p)) kv_policy_make(&p, kv_policies[0], 0);
+  apply(kv, &p);
+  restart(kv);
+}
+
+void kv_begin(kv_cache_t *kv, int prompt_len) {
+  kv->prompt_len = prompt_len;
+}
+
+static void start_sequence(kv_cache_t *kv, int h) {
+  kv->used[h] = 0;
+  for (int s = 0; s < kv->seq_len; s++) kv->slot_pos[kv_slots_of(kv, h) + (size_t)s] = KV_FREE;
+  memset(kv->slot_flags + kv_slots_of(kv, h), 0, (size_t)kv->seq_len);
+  kv->scored_pos[h] = -1;
+  if (h == 0 && kv->policy.ops->configure) kv->policy.ops->configure(kv);
+  if (kv->backend == KV_UNICAIM) kv_note_error(kv, ucm_reset_bank(kv->ucm, (unsigned)h));
+}
+
+/* The policy's victim, checked: a slot holding a position (else the error
+   is noted and the oldest goes, so the tables stay consistent). A policy
+   without victims that meets a full table loses its oldest too. */
+static int victim(kv_cache_t *kv, int layer, int kvh, int pos) {
+  const int h = kv_head_of(kv, layer, kvh);
+  if (!kv->policy.ops->victim) return kv_slot_lowest(kv, h, 1, 0, pos);
+  int slot = kv->policy.ops->victim(kv, layer, kvh, pos);
+  if (slot >= 0 && slot < kv->slots && kv->slot_pos[kv_slots_of(kv, h) + (size_t)slot] != KV_FREE) return slot;
+  kv_note_error(kv, slot < 0 ? slot : UCM_E_SLOT);
+  return kv_slot_lowest(kv, h, 1, 0, pos);
+}
+
+/* Dense backend: close the holes a compression left, keeping the order, so
+   that the used slots are 0..used-1. */
+static void compact(kv_cache_t *kv, int layer, int kvh) {
+  const int hs = kv->head_size, nkv = kv->n_kv_heads, h = kv_head_of(kv, layer, kvh);
+  uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
+  int32_t *score = kv->slot_score + kv_slots_of(kv, h);
+  uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
+  const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
+  int to = 0;
+  for (int from = 0; from < kv->slots; from++) {
+    if (at[from] == KV_FREE) continue;
+    if (to != from) {
+      memcpy(kv->keys + base + (size_t)to * stride, kv->keys + base + (size_t)from * stride,
+             sizeof *kv->keys * (size_t)hs);
+      memcpy(kv->values + base + (size_t)to * stride, kv->values + base + (size_t)from * stride, (size_t)hs);
+      size_t a = kv_row_of(kv, layer, to) * (size_t)nkv + (size_t)kvh;
+      size_t b = kv_row_of(kv, layer, from) * (size_t)nkv + (size_t)kvh;
+      kv->key_scale[a] = kv->key_scale[b];
+      kv->value_scale[a] = kv->value_scale[b];
+      at[to] = at[from];
+      score[to] = score[from];
+      flags[to] = flags[from];
+      at[from] = KV_FREE;
+      flags[from] = 0;
+    }
+    to++;
+  }
+}
+
+/* The prompt is in: the policy compresses it to its prompt budget (a
+   policy may compress every head of the layer at its first). */
+static void end_prompt(kv_cache_t *kv, int layer, int kvh) {
+  const int h = kv_head_of(kv, layer, kvh), before = kv->used[h];
+  if (before > kv->prompt_keep) {
+    if (kv->policy.ops->compress) {
+      kv->policy.ops->compress(kv, layer, kvh);
+    } else {
+      while (kv->used[h] > kv->prompt_keep) kv_slot_drop(kv, h, victim(kv, layer, kvh, kv->prompt_len));
+      kv->evictions += (uint32_t)(before - kv->used[h]);
+    }
+  }
+  if (kv->backend == KV_DENSE) compact(kv, layer, kvh);
+}
+
+void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, int32_t key_scale,
+              const int8_t *value, int32_t value_scale) {
+  const int hs = kv->head_size, nkv = kv->n_kv_heads, h = kv_head_of(kv, layer, kvh);
+  if (pos == 0) start_sequence(kv, h);
+  if (pos == kv->prompt_len) end_prompt(kv, layer, kvh);
+  int slot;
+  if (kv->used[h] < (kv_in_prefill(kv, pos) ? kv->slots : kv->capacity)) {
+    slot = kv_slot_free(kv, h);
+  } else {
+    slot = victim(kv, layer, kvh, pos); /* overwritten in place: the block keeps the slot valid */
+    kv->used[h]--;
+    kv->evictions++;
+  }
+  kv_slot_place(kv, h, slot, pos);
+  size_t row = kv_row_of(kv, layer, slot);
+  size_t at = kv_base_of(kv, layer, kvh) + (size_t)slot * kv_stride(kv);
+  for (int i = 0; i < hs; i++) {
+    kv->values[at + (size_t)i] = value[i];
+    kv->keys[at + (size_t)i] = key[i];
+  }
+  kv->value_scale[row * (size_t)nkv + (size_t)kvh] = value_scale;
+  kv->key_scale[row * (size_t)nkv + (size_t)kvh] = key_scale;
+  if (kv->backend == KV_UNICAIM) {
+    int8_t cells[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
+    kv_encode_key(kv, kv_binary_layer(kv, layer), key, cells);
+    kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, cells, 0));
+  }
+  if (kv->policy.ops->stored) kv->policy.ops->stored(kv, layer, kvh, pos, slot, key, key_scale);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* Positions must be unique: by marks in SEEN (indexed by position) while
+   positions fit it, pairwise beyond (long soak runs). */
+static int duplicate_position(const uint16_t *at, int slots, int32_t *seen, int seen_size) {
+  int dup = 0;
+  for (int s = 0; s < slots; s++)
+    if (at[s] < seen_size) seen[at[s]] = 0; /* KV_FREE is never below seen_size */
+  for (int s = 0; s < slots; s++) {
+    if (at[s] == KV_FREE) continue;
+    if (at[s] < seen_size) {
+      dup |= seen[at[s]];
+      seen[at[s]] = 1;
+    } else {
+      for (int t = 0; t < s; t++) dup |= at[t] == at[s];
+    }
+  }
+  return dup;
+}
+
+/* Positions held after POS was stored: the prompt up to the slots, then
+   what the compression kept, one more per generated position up to the
+   capacity. */
+static int expected_used(const kv_cache_t *kv, int pos) {
+  if (kv_in_prefill(kv, pos)) return pos + 1 < kv->slots ? pos + 1 : kv->slots;
+  int prompt = kv->prompt_len < kv->slots ? kv->prompt_len : kv->slots;
+  int kept = prompt < kv->prompt_keep ? prompt : kv->prompt_keep;
+  int held = kept + pos - kv->prompt_len + 1;
+  return held < kv->capacity ? held : kv->capacity;
+}
+
+/* The bank agrees with the table: valid bits, count, positions, protect bits. */
+static int check_bank(kv_cache_t *kv, int h, int used) {
+  const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
+  const uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
+  for (int s = 0; s < kv->slots; s++) {
+    ucm_slot_info_t info;
+    if (ucm_read_slot(kv->ucm, (unsigned)h, (unsigned)s, &info)) return -1;
+    if (info.valid != (at[s] != KV_FREE) || info.valid_count != (uint32_t)used) return -1;
+    if (info.valid && (info.pos != at[s] || info.protect != ((flags[s] & KV_SLOT_PROTECTED) != 0))) return -1;
+  }
+  return 0;
+}
+
+static int check_head(kv_cache_t *kv, int h, int pos, int group) {
+  const kv_policy_ops_t *ops = kv->policy.ops;
+  const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
+  const int32_t *score = kv->slot_score + kv_slots_of(kv, h);
+  const int64_t heads = (int64_t)group * (ops->flags & KV_POLICY_LAYER_SCORES ? kv->n_kv_heads : 1);
+  int used = 0;
+  for (int s = 0; s < kv->slots; s++) {
+    if (at[s] == KV_FREE) continue;
+    used++;
+    if (at[s] > pos) return -1;
+    /* Each step adds at most 1.0 (Q16) per query head to a position's score. */
+    int64_t steps = ops->flags & KV_POLICY_STEP_SCORES ? 1 : (int64_t)(pos - at[s] + 1);
+    if (score[s] < 0 || score[s] > steps * heads * 65536) return -1;
+  }
+  for (int s = kv->slots; s < kv->seq_len; s++)
+    if (at[s] != KV_FREE) return -1;
+  if (used != kv->used[h] || used != expected_used(kv, pos)) return -1;
+  if (duplicate_position(at, kv->slots, kv->att, kv->seq_len)) return -1;
+  int lo = pos, sinks = 0;
+  if (ops->must_keep && !kv_in_prefill(kv, pos)) ops->must_keep(kv, h, pos, &lo, &sinks);
+  if (kv_in_prefill(kv, pos) && pos < kv->slots) lo = 0;
+  if (lo < 0) lo = 0;
+  int n_sinks = sinks < lo ? sinks : lo, kept = 0; /* required: [0, n_sinks) and [lo, pos] */
+  for (int s = 0; s < kv->slots; s++) kept += at[s] != KV_FREE && (at[s] < n_sinks || at[s] >= lo);
+  if (kept != n_sinks + pos - lo + 1) return -1;
+  return kv->backend == KV_UNICAIM ? check_bank(kv, h, used) : 0;
+}
+
+int kv_check(kv_cache_t *kv, int pos, int group) {
+  for (int h = 0; h < kv->n_layers * kv->n_kv_heads; h++)
+    if (check_head(kv, h, pos, group)) return -1;
+  return 0;
+}

@@ -1,0 +1,127 @@
+/* unicaim (Xu et al., DAC 2025, "UniCAIM: A Unified CAM/CIM Architecture
+   with Static-Dynamic KV Cache Pruning"), the paper's hybrid pruning on the
+   array:
+   - prefill (static): every prompt query searches its bank with charge
+     accumulation on (each valid slot's accumulator shares charge with its
+     sense line: acc += (x - acc) >> alpha, x the similarity), attends to
+     all cached keys; when the prompt ends, min-detect drops the lowest
+     accumulators until H remain, leaving M slots free;
+   - decode (dynamic + static): each step's CAM search selects the top k of
+     the cached keys (and accumulates), their exact scores go through the
+     ADCs, softmax and values over them; a new position takes a free M slot
+     and, once none is left, overwrites the min-detect victim. The cache
+     never holds more than H + M.
+   Defaults: H:M = 8:1 of the budget (the paper's 512:64), k = a fifth of
+   the cache (the paper's 81% ADC saving). The new slot's accumulator starts
+   at INIT per mille of its range (the accumulation capacitor's precharge). */
+#include "policy_unicaim.h"
+
+#include <stdio.h>
+
+#include "kv_attend.h"
+#include "kv_slots.h"
+
+void unicaim_defaults(kv_policy_t *p) {
+  p->v[UC_H] = p->v[UC_M] = p->v[UC_K] = UC_AUTO;
+  p->v[UC_ALPHA] = 4;
+  p->v[UC_INIT] = 1000;
+}
+
+const char *unicaim_settle(kv_policy_t *p, int slots) {
+  static char why[96];
+  int32_t *h = &p->v[UC_H], *m = &p->v[UC_M], *k = &p->v[UC_K];
+  if (*h == UC_AUTO && *m == UC_AUTO) *m = p->budget / 9;
+  if (*h == UC_AUTO) *h = p->budget - *m;
+  if (*m == UC_AUTO) *m = p->budget - *h;
+  if (*h < 1 || *m < 0 || *h + *m != p->budget) {
+    snprintf(why, sizeof why, "h=%ld + m=%ld must equal the budget (%d), h at least 1", (long)*h, (long)*m,
+             p->budget);
+    return why;
+  }
+  if (*h + *m > slots) {
+    snprintf(why, sizeof why, "h + m = %ld is larger than the bank (%d slots)", (long)(*h + *m), slots);
+    return why;
+  }
+  if (*k == UC_AUTO) *k = (*h + *m) / 5 > 1 ? (*h + *m) / 5 : 1;
+  if (*k < 1 || *k > *h + *m) {
+    snprintf(why, sizeof why, "k=%ld out of range (1..%ld)", (long)*k, (long)(*h + *m));
+    return why;
+  }
+  return 0;
+}
+
+int unicaim_prompt_keep(const kv_policy_t *p, int slots) {
+  (void)slots;
+  return p->v[UC_H];
+}
+
+int unicaim_capacity(const kv_policy_t *p, int slots) {
+  (void)slots;
+  return p->v[UC_H] + p->v[UC_M];
+}
+
+/* The accumulation settings (again at every sequence: the console's
+   device settings rewrite them); unicaim+'s digital sums start at 0. */
+void unicaim_configure(kv_cache_t *kv) {
+  const kv_policy_t *p = &kv->policy;
+  uint32_t init = p->v[UC_DIGITAL] ? 0 : (uint32_t)((uint64_t)0xFFFFFFFFu * (uint32_t)p->v[UC_INIT] / 1000);
+  kv->binary_layers = (uint32_t)p->v[UC_BINARY];
+  ucm_set_accumulation(kv->ucm, (unsigned)p->v[UC_ALPHA], init);
+}
+
+/* Min-detect over the accumulators (protected slots skipped). */
+int unicaim_victim(kv_cache_t *kv, int layer, int kvh, int pos) {
+  (void)pos;
+  return ucm_find_victim(kv->ucm, (unsigned)kv_head_of(kv, layer, kvh));
+}
+
+void unicaim_search_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                           const int32_t *head_factor, int32_t *const *out, const unicaim_step_t *step) {
+  const int h = kv_head_of(kv, layer, kvh);
+  const unsigned used = (unsigned)kv->used[h], top = (unsigned)kv->policy.v[UC_K];
+  const unsigned k = kv_in_prefill(kv, pos) || top >= used ? used : top;
+  for (int j = 0; j < count; j++) {
+    kv_load_query(kv, layer, q[j]);
+    int n = ucm_search(kv->ucm, (unsigned)h, k, step->search_flags, 0, kv->selected, step->narrow ? kv->sims : 0);
+    int err = n < 0 ? n : 0;
+    if (!err && step->narrow) n = step->narrow(kv, pos, n);
+    if (!err) err = kv_exact_scores(kv, layer, kvh, q[j], n, !step->narrow);
+    if (err) {
+      kv_note_error(kv, err);
+      kv_attend_zero(out[j], kv->head_size);
+      continue;
+    }
+    kv_softmax_values(kv, layer, kvh, n, head_factor[j], 0, step->after ? kv->sims : 0, out[j]);
+    if (step->after) step->after(kv, h, pos, n, kv->sims);
+  }
+}
+
+/* Every query searches with charge accumulation on. */
+static void attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                   const int32_t *head_factor, int32_t *const *out) {
+  const unicaim_step_t step = {UCM_SEARCH_ACCUMULATE, 0, 0};
+  unicaim_search_attend(kv, layer, kvh, pos, count, q, head_factor, out, &step);
+}
+
+static const kv_param_t params[] = {
+    {"h", UC_H, 1, 65535, "heavy positions kept when the prompt ends (8/9 of the budget)"},
+    {"m", UC_M, 0, 65535, "slots reserved for generated positions (1/9 of the budget; h + m = budget)"},
+    {"k", UC_K, 1, 65535, "keys attended per decode step by CAM top-k (a fifth of h + m)"},
+    {"alpha", UC_ALPHA, 0, 31, "charge-sharing shift: acc += (x - acc) >> alpha (4)"},
+    {"init", UC_INIT, 0, 1000, "a new slot's accumulator, per mille of its range (1000: precharged)"},
+    {0, 0, 0, 0, 0},
+};
+
+const kv_policy_ops_t kv_policy_unicaim = {
+    .name = "unicaim",
+    .summary = "charge-domain accumulated similarity keeps H, CAM top-k, min-detect into H + M (Xu et al., DAC 2025)",
+    .params = params,
+    .flags = KV_POLICY_ARRAY,
+    .defaults = unicaim_defaults,
+    .settle = unicaim_settle,
+    .prompt_keep = unicaim_prompt_keep,
+    .capacity = unicaim_capacity,
+    .configure = unicaim_configure,
+    .victim = unicaim_victim,
+    .attend = attend,
+};

@@ -1,0 +1,48 @@
+/* The UniCAIM policies' shared parameters and steps: policy_unicaim.c is the
+   paper's algorithm (its parameters only: H, M, k, alpha, init); 
+   policy_unicaim_plus.c adds the project's options, each off in the paper's
+   policy. */
+#ifndef KV_POLICY_UNICAIM_H
+#define KV_POLICY_UNICAIM_H
+
+#include "kv_policy.h"
+
+enum {
+  UC_H,       /* heavy positions kept when the prompt ends */
+  UC_M,       /* slots left free for generated positions */
+  UC_K,       /* keys attended per decode step (CAM top-k) */
+  UC_ALPHA,   /* charge-sharing shift: acc += (x - acc) >> alpha */
+  UC_INIT,    /* a new slot's accumulator, per mille of its range */
+  UC_DIGITAL, /* unicaim+'s options from here on (0 in unicaim): probabilities summed digitally */
+  UC_RECENT,  /* protect the M newest positions */
+  UC_PROTECT, /* probability (per mille) that makes a position critical; 0: off */
+  UC_SPAN,    /* positions after a critical one protected with it */
+  UC_SPARE,   /* protected positions per bank at most */
+  UC_QUESTION,/* only the prompt's last QUESTION queries (and generated ones) mark critical positions */
+  UC_OBSERVE, /* only the prompt's last OBSERVE queries accumulate (0: all) */
+  UC_ADAPT,   /* adaptive k: of the k, those within ADAPT similarity units of the best */
+  UC_BINARY,  /* layers whose banks hold signs only (bit mask) */
+};
+
+#define UC_AUTO (-1) /* h, m, k: derived from the budget by settle */
+
+void unicaim_defaults(kv_policy_t *p);
+const char *unicaim_settle(kv_policy_t *p, int slots);
+int unicaim_prompt_keep(const kv_policy_t *p, int slots);
+int unicaim_capacity(const kv_policy_t *p, int slots);
+void unicaim_configure(kv_cache_t *kv);
+int unicaim_victim(kv_cache_t *kv, int layer, int kvh, int pos);
+/* One step of (layer, kvh): CAM search of every query (all cached keys
+   while the prompt is read, else the top k) with SEARCH_FLAGS, NARROW
+   (when set) cutting the N searched down (their similarities in kv->sims),
+   exact scores of the selected, softmax and values; AFTER (when set) sees
+   the selected slots (kv->selected) and their probabilities. */
+typedef struct {
+  unsigned search_flags;
+  int (*narrow)(kv_cache_t *kv, int pos, int n);
+  void (*after)(kv_cache_t *kv, int h, int pos, int n, const int32_t *prob);
+} unicaim_step_t;
+void unicaim_search_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
+                           const int32_t *head_factor, int32_t *const *out, const unicaim_step_t *step);
+
+#endif
