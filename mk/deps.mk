@@ -1,6 +1,6 @@
 # Debian packages the build needs (SPEC §6), installed when missing.
 DEB_PACKAGES := verilator g++ make gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
-                yosys python3-serial python3-numpy clang-14 libclang-rt-14-dev
+                yosys python3-serial python3-numpy python3-pyelftools clang-14 libclang-rt-14-dev
 DEPS_STAMP   := $(BUILD)/.deps-ok
 
 # $(call deb_install,packages): apt-get installs those not yet installed.
@@ -15,5 +15,5 @@ define deb_install
 endef
 
 deps: $(DEPS_STAMP)
-$(DEPS_STAMP):
+$(DEPS_STAMP): mk/deps.mk
 	$(call deb_install,$(DEB_PACKAGES))

@@ -1,6 +1,7 @@
 #include "elf_image.h"
 
 #include <elf.h>
+#include <sys/stat.h>
 
 #include <cstring>
 #include <fstream>
@@ -26,6 +27,11 @@ const MemRegion *region_of(const std::vector<MemRegion> &regions, uint32_t addr,
 
 bool ElfImage::load(const std::string &file, const std::vector<MemRegion> &regions,
                     std::string *error) {
+  struct stat st;
+  if (stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    *error = "'" + file + "' is not a regular file";
+    return false;
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     *error = "cannot open ELF file '" + file + "'";

@@ -8,6 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -83,8 +84,10 @@ Options parse(int argc, char **argv) {
     } else if (a == "--max-cycles") {
       std::string v = value();
       char *end = nullptr;
+      errno = 0;
       o.max_cycles = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end || v[0] == '-' || o.max_cycles == 0) fail("bad --max-cycles '" + v + "'");
+      if (v.empty() || *end || v[0] == '-' || o.max_cycles == 0 || errno == ERANGE)
+        fail("bad --max-cycles '" + v + "' (1..2^64-1)");
     } else if (a == "--trace") {
       o.trace = value();
     } else if (a == "--profile") {
@@ -164,7 +167,12 @@ int main(int argc, char **argv) {
   }
 
   std::unique_ptr<PcProfile> profile;
-  if (!opt.profile.empty()) profile = std::make_unique<PcProfile>(kRomBase, kRomBytes, kRamBase, kRamBytes);
+  if (!opt.profile.empty()) {
+    FILE *probe = std::fopen(opt.profile.c_str(), "w");  // refused now, not after the whole run
+    if (!probe) fail("cannot write profile '" + opt.profile + "'");
+    std::fclose(probe);
+    profile = std::make_unique<PcProfile>(kRomBase, kRomBytes, kRamBase, kRamBytes);
+  }
 
   HostPort host;
   if (opt.pty) host.open_pty();
@@ -219,8 +227,7 @@ int main(int argc, char **argv) {
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (trace) trace->close();
-  if (profile && !profile->write(opt.profile))
-    std::fprintf(stderr, "unicaim-sim: cannot write '%s'\n", opt.profile.c_str());
+  if (profile && !profile->write(opt.profile)) fail("cannot write profile '" + opt.profile + "'");
   uint64_t instret = top->rootp->soc_top__DOT__u_core__DOT__u_csr__DOT__minstret_q;
   top->final();
 

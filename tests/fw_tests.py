@@ -83,6 +83,85 @@ def collect(build, run):
         ok = rc == 4 and "via the pty" in out and "CPI" in out and SIM_LINE.search(err) is not None
         return ok, f"rc={rc}\n{out}{err}"
 
+    uartctl = os.path.join(os.path.dirname(HERE), "tools", "uartctl.py")
+
+    def sims_tagged(tag):
+        """Simulators started with --max-cycles TAG (this test's own)."""
+        p = subprocess.run(["pgrep", "-f", f"^{sim} .*--max-cycles {tag}"], capture_output=True, text=True)
+        return p.stdout.split()
+
+    @add("uartctl-bad-input-ends-cleanly")
+    def _():
+        # Every refused upload or script: a one-line reason, exit 2, and no
+        # simulator left behind.
+        elf = open(os.path.join(fw, "hello.elf"), "rb").read()
+        arm = bytearray(elf)
+        arm[18:20] = struct.pack("<H", 40)
+        phoff = struct.unpack_from("<I", elf, 28)[0]
+        loads = [i for i in range(struct.unpack_from("<H", elf, 44)[0])
+                 if struct.unpack_from("<I", elf, phoff + 32 * i)[0] == 1]
+        rom_ram = bytearray(elf)
+        struct.pack_into("<I", rom_ram, phoff + 32 * loads[-1] + 12, 0x01000000)
+        files = {"arm.elf": bytes(arm), "truncated.elf": elf[:6000], "sixty.elf": elf[:60], "rom_ram.elf": bytes(rom_ram)}
+        for name, data in files.items():
+            with open(os.path.join(tmp, name), "wb") as f:
+                f.write(data)
+        cases = [(["--upload", os.path.join(tmp, n)], w) for n, w in
+                 (("arm.elf", "not a 32-bit little-endian RISC-V ELF"), ("truncated.elf", "is truncated"),
+                  ("sixty.elf", "bad program headers"), ("rom_ram.elf", "do not fit one memory region"))]
+        cases += [(["--upload", "/nonexistent.elf"], "cannot read /nonexistent.elf"),
+                  (["--upload", tmp], "is a directory"),
+                  (["--script", "/nonexistent.txt"], "cannot read the script /nonexistent.txt")]
+        report, ok = [], True
+        for extra, want in cases:
+            rc, out, err = run([PY, uartctl, "sim", "--sim", sim, "--elf", os.path.join(fw, "bootrom.elf"),
+                                "--max-cycles", "987654321", *extra], 60)
+            good = rc == 2 and want in err and "Traceback" not in err
+            ok = ok and good
+            report.append(f"{extra}: rc={rc} {err.strip()[-200:]}")
+        left = sims_tagged("987654321")
+        return ok and not left, "\n".join(report) + f"\nsimulators left: {left}"
+
+    @add("uartctl-killed-client-ends-simulator")
+    def _():
+        # The client killed (SIGKILL: no clean-up of its own) or interrupted
+        # (Ctrl-C) while it waits for input: its simulator ends with it.
+        report, ok = [], True
+        for sig, tag in ((9, "987654322"), (2, "987654323")):
+            proc = subprocess.Popen([PY, uartctl, "sim", "--sim", sim, "--elf", os.path.join(fw, "console.elf"),
+                                     "--max-cycles", tag], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
+            for _ in range(300):
+                if sims_tagged(tag):
+                    break
+                subprocess.run(["sleep", "0.1"])
+            started = bool(sims_tagged(tag))
+            proc.send_signal(sig)
+            proc.wait(30)
+            err = proc.stderr.read().decode(errors="replace")
+            for _ in range(100):
+                if not sims_tagged(tag):
+                    break
+                subprocess.run(["sleep", "0.1"])
+            left = sims_tagged(tag)
+            good = started and not left and "Traceback" not in err
+            ok = ok and good
+            report.append(f"signal {sig}: started={started} left={left} rc={proc.returncode} {err.strip()[-200:]}")
+        return ok, "\n".join(report)
+
+    @add("uartctl-waits-for-silence-not-the-whole-run")
+    def _():
+        # A 40-token story takes far longer than the 5 s --timeout, but the
+        # console never falls silent that long: the session completes.
+        script = os.path.join(tmp, "story.txt")
+        with open(script, "w") as f:
+            f.write("story -n 40 Once upon a time\nexit 0\n")
+        rc, out, err = run([PY, uartctl, "sim", "--sim", sim, "--elf", os.path.join(fw, "llm.elf"),
+                            "--script", script, "--timeout", "5"], 600)
+        wall = re.search(r"wall_s=([0-9.]+)", err)
+        ok = rc == 0 and "cycles/token decode" in out and wall and float(wall.group(1)) > 5
+        return ok, f"rc={rc}\n{out[-600:]}{err[-400:]}"
+
     @add("trap-report")
     def _():
         rc, out, err = sim_run(os.path.join(fw, "test_trap_report.elf"), extra=["--max-cycles", "2000000"])
@@ -175,6 +254,21 @@ def collect(build, run):
     def _():
         return expect_refusal(["--elf", os.path.join(fw, "hello.elf"), "--max-cycles", "lots"], 2,
                               "bad --max-cycles")
+
+    @add("sim-huge-max-cycles")
+    def _():
+        return expect_refusal(["--elf", os.path.join(fw, "hello.elf"), "--max-cycles", "99999999999999999999999"],
+                              2, "bad --max-cycles")
+
+    @add("sim-elf-is-a-directory")
+    def _():
+        return expect_refusal(["--elf", tmp], 2, "is not a regular file")
+
+    @add("sim-profile-unwritable")
+    def _():
+        # Refused before the run, not after it.
+        return expect_refusal(["--elf", os.path.join(fw, "hello.elf"), "--profile", "/nonexistent/x.prof"], 2,
+                              "cannot write profile '/nonexistent/x.prof'")
 
     @add("sim-no-program")
     def _():

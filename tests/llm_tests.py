@@ -75,7 +75,7 @@ def collect(build, run):
 
     @add("soc-matches-host-sampled")
     def _():
-        rc, out, err, soc = soc_story("-n 16 -t 900 -p 900 -s 7 --ids Lily")
+        rc, out, err, soc = soc_story("-n 16 -t 0.9 -p 0.9 -s 7 --ids Lily")
         want = host_story(["-n", "16", "-t", "0.9", "-p", "0.9", "-s", "7", "-i", "Lily"])
         return rc == 0 and soc is not None and soc == want, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-800:]}"
 
@@ -89,7 +89,7 @@ def collect(build, run):
         soc = m.group(1).split() if m else None
         want = host_story(["-n", "40", "-i", "Once upon a time"])
         ok = (rc == 0 and soc is not None and soc == want and "context 112" in out
-              and "error: usage: story [-n 1..112]" in out)
+              and "error: -n 113: want -n 1..112" in out)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-800:]}{err[-400:]}"
 
     @add("soc-matches-host-unicaim-kv")
@@ -174,8 +174,10 @@ def collect(build, run):
         rc, out, err = console_session(run, build, "llm.elf", "\n".join(lines) + "\nexit 0\n", tmp)
         missing = [w for w in wants if w not in out]
         ok = (rc == 0 and not missing and out.count(f"policy: {first}, budget 40") == 2
-              and "error: no story yet" in out and out.count("error: usage: device") == 4
-              and "error: the converters have 10 bits" in out
+              and "error: no story yet" in out and "error: sigma=300 out of range (0..255)" in out
+              and "error: device has no setting 'foo'" in out and "error: 'sigma' needs a value" in out
+              and "error: shift=16 out of range (0..15)" in out
+              and "error: adc=11 out of range (2..10 bits, 0: all)" in out
               and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out)
         return ok, f"rc={rc}\nmissing: {missing}\n{out[-1500:]}{err[-300:]}"
 
@@ -310,10 +312,26 @@ def collect(build, run):
     def _():
         long_prompt = " ".join(["dragon"] * 20)
         rc, out, err = console_session(run, build, "llm.elf",
-                                       f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nmodel\nexit 0\n", tmp)
-        ok = rc == 0 and "needs more positions" in out and out.count("error: usage: story") == 2 \
+                                       f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nstory -q 1\nmodel\nexit 0\n",
+                                       tmp)
+        ok = rc == 0 and "needs more positions" in out and "error: -t (missing)" in out \
+            and "error: -n 0: want -n 1..512" in out and "error: unknown option '-q'" in out \
             and "model: dim 64" in out
         return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}"
+
+    @add("soc-llm-console-extras")
+    def _():
+        # info and counters as in the base console; an arrow key's escape
+        # sequence swallowed; non-ASCII reported, not silently dropped; a
+        # refused story keeps the gathered prompt; temperatures as decimals.
+        script = ("info\ncounters\n\x1b[A\x1b[Bmodel\nmodel \u00e9\nprompt add Once upon a time\n"
+                  "story -n 2\nprompt\nstory -n 8 -t 0.8 -p 0.9\nexit 0\n")
+        rc, out, err = console_session(run, build, "llm.elf", script, tmp)
+        ok = (rc == 0 and "platform simulation" in out and "CPI" in out and out.count("model: dim 64") >= 3
+              and "warning: 2 non-ASCII bytes ignored" in out and "needs more positions" in out
+              and "prompt: 16 bytes" in out and "cycles/token decode" in out and "error" not in out.replace(
+                  "error: the prompt (16 bytes) needs more positions", ""))
+        return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
 
     @add("host-empty-prompt")
     def _():
@@ -348,7 +366,7 @@ def collect(build, run):
 
     def convert_fails(path, want):
         rc, out, err = run([PY, convert, path, tok, "-o", os.path.join(tmp, "x.ucm")], 60)
-        return rc != 0 and want in err, f"rc={rc}\n{err}"
+        return rc != 0 and want in err and "Traceback" not in err, f"rc={rc}\n{err}"
 
     def reexport_and_convert(version):
         """stories260K written as llama2.c VERSION, then converted: (rc, log, image path)."""
@@ -397,6 +415,40 @@ def collect(build, run):
         with open(p, "wb") as g:
             g.write(data)
         return convert_fails(p, "inconsistent dimensions")
+
+    def patched(name, at, fmt, value):
+        """stories260K with one value at byte AT replaced."""
+        p = os.path.join(tmp, name)
+        with open(model, "rb") as f:
+            data = bytearray(f.read())
+        struct.pack_into(fmt, data, at, value)
+        with open(p, "wb") as g:
+            g.write(data)
+        return p
+
+    # v0 layout: a 28-byte header, then the embedding table (fp32).
+    @add("convert-nan-weight")
+    def _():
+        return convert_fails(patched("nan.bin", 28 + 4 * 100, "<f", float("nan")),
+                             "token_embedding has 1 non-finite values")
+
+    @add("convert-inf-weight")
+    def _():
+        return convert_fails(patched("inf.bin", 28 + 4 * 100, "<f", float("inf")),
+                             "token_embedding has 1 non-finite values")
+
+    @add("convert-huge-weight")
+    def _():
+        return convert_fails(patched("huge.bin", 28 + 4 * 100, "<f", 1e30), "too large for a Q24 row scale")
+
+    @add("convert-vocab-too-large")
+    def _():
+        return convert_fails(patched("vocab.bin", 20, "<i", 70000), "at most 65535")
+
+    @add("convert-unwritable-output")
+    def _():
+        rc, out, err = run([PY, convert, model, tok, "-o", "/nonexistent/x.ucm"], 60)
+        return rc != 0 and "cannot write '/nonexistent/x.ucm'" in err and "Traceback" not in err, f"rc={rc}\n{err}"
 
     @add("convert-too-large")
     def _():

@@ -7,200 +7,362 @@ simulator's pseudo-terminal -- interactively or from a script.
   uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--upload APP.elf] [--script FILE]
       talk to a board
 
---upload sends APP.elf to the boot ROM's bootloader first (reset the board
-when asked), with a progress bar, then talks to the program it started.
+--upload checks APP.elf (a 32-bit RISC-V executable that fits the RAM) and
+sends it to the boot ROM's bootloader first (reset the board when asked),
+with a progress bar, rate and time left; a refusal is shown with the
+bootloader's reason. Then it talks to the program it started.
 
 A script is a text file of console lines; each is sent after the prompt
 ("> ") appears, and the output is streamed to stdout. Lines starting with '#'
-are comments. Without a script, lines typed on stdin are sent.
+are comments. Without a script, on a terminal, keys go straight to the SoC
+(the console edits the line): Ctrl-] quits, Ctrl-U re-uploads --upload's
+file through the bootloader (after a board reset), Ctrl-C is passed on.
+
+Waits are for output, never for a whole command: --timeout is how long the
+SoC may stay silent (default 120 s), so a slow simulator only makes a
+session longer. A simulator uartctl started always ends with it, whatever
+happens (Ctrl-C, a refused upload, a missing script).
 """
 import argparse
+import ctypes
 import os
 import re
 import select
+import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
+import tty
+import zlib
 
 import serial  # Debian: python3-serial
 
-import struct
-import zlib
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from elfimage import ElfError, elf_image  # noqa: E402
+from elfimage import RAM, ElfError, elf_image  # noqa: E402
 
 PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SIM = os.path.join(ROOT, "build", "sim", "unicaim-sim")
+QUIT, REUPLOAD = b"\x1d", b"\x15"  # Ctrl-], Ctrl-U
 
 
-class Console:
-    def __init__(self, port, echo=sys.stdout.buffer):
-        self.port = port
-        self.echo = echo
-        self.seen = bytearray()
+class Refused(Exception):
+    """Bad input, found before anything runs (exit status 2)."""
 
-    def read_until(self, marker, timeout, alive=lambda: True):
-        """Read (and echo) until MARKER appears; False on timeout or when alive() fails."""
-        deadline = time.monotonic() + timeout
-        while marker not in self.seen:
-            if time.monotonic() > deadline or not alive():
-                return False
-            try:
-                data = self.port.read(self.port.in_waiting or 1)
-            except serial.SerialException:
-                return False  # the other end closed (the simulation ended)
-            if data:
-                self.seen += data
-                self.echo.write(data)
-                self.echo.flush()
-        self.seen = self.seen[self.seen.index(marker) + len(marker):]
-        return True
 
-    def send_line(self, line):
-        self.port.write(line.encode() + b"\r")
-        self.port.flush()
+class Silence(Exception):
+    """The other end said nothing for too long, or went away."""
 
 
 class UploadError(Exception):
     pass
 
 
+class Link:
+    """A port read with idle timeouts; what arrives is echoed and logged."""
 
-def upload(port, path, announce=sys.stderr, block=1024, wait=60.0):
-    """Send an ELF to the bootloader; returns the bootloader's RUN line."""
+    def __init__(self, port, echo=None, log=None, alive=lambda: True):
+        self.port, self.echo, self.log, self.alive = port, echo, log, alive
+        self.seen = bytearray()
+
+    def poll(self, wait=0.05, most=None):
+        """Bytes that arrived within WAIT seconds (b"" if none), MOST of them
+        at most; Silence if the other end closed."""
+        if not self.alive():
+            raise Silence("the simulator ended")
+        try:
+            ready = self.port.in_waiting
+            data = self.port.read(min(ready or 1, most or ready or 1)) if wait else self.port.read(ready)
+        except serial.SerialException:
+            raise Silence("the other end closed")
+        if data:
+            self.seen += data
+            if self.echo:
+                self.echo.write(data)
+                self.echo.flush()
+            if self.log:
+                self.log.write(data)
+        return data
+
+    def expect(self, tokens, idle, what, bytewise=False):
+        """Reads until one of TOKENS is seen (returned; SEEN keeps what came
+        after it); Silence after IDLE seconds without a byte. BYTEWISE reads
+        nothing past the token (what follows stays in the port)."""
+        last = time.monotonic()
+        while True:
+            for t in tokens:
+                if t in self.seen:
+                    return t
+            if self.poll(most=1 if bytewise else None):
+                last = time.monotonic()
+            elif time.monotonic() - last > idle:
+                raise Silence(f"no {what} for {idle:g} s")
+
+    def take(self, token):
+        """Drops SEEN up to and including TOKEN."""
+        del self.seen[:self.seen.index(token) + len(token)]
+
+    def send(self, data):
+        self.port.write(data)
+        self.port.flush()
+
+
+def progress(out, sent, total, t0):
+    rate = sent / max(time.monotonic() - t0, 1e-9)
+    left = (total - sent) / rate if rate else 0
+    done = sent * 40 // total
+    out.write(f"\r[{'#' * done}{'.' * (40 - done)}] {sent}/{total} bytes  {rate / 1024:.1f} KiB/s  {left:.0f} s left ")
+    out.flush()
+
+
+def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM):
+    """Checks an ELF and sends it to the bootloader through PORT (a serial
+    port or a Link, which then keeps what the program sent after the RUN
+    line); returns the bootloader's RUN line. UploadError says why it was
+    not run."""
     try:
-        addr, image, entry = elf_image(path)
+        addr, image, entry = elf_image(path, regions=(ram,))
     except ElfError as e:
         raise UploadError(str(e))
-    seen = bytearray()
+    link = port if isinstance(port, Link) else Link(port)
 
-    def expect(tokens, timeout, bytewise=False):
-        """Read until one of TOKENS; BYTEWISE reads nothing past it (the
-        program the bootloader starts may already be talking)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            seen.extend(port.read(1 if bytewise else (port.in_waiting or 1)))
-            for t in tokens:
-                if t in seen:
-                    return t
-        return None
+    def refusal(e):
+        """The bootloader's reason, read to the end of its line."""
+        try:
+            link.expect([b"\n"], idle, "end of the refusal")
+        except Silence:
+            pass
+        reason = link.seen.decode(errors="replace").strip()
+        return UploadError(f"refused: {reason[reason.find('ERR'):] if 'ERR' in reason else reason or e}")
 
-    announce.write(f"uartctl: waiting for the bootloader (reset the board if nothing happens)\n")
-    deadline = time.monotonic() + wait
-    while expect([b"HDR"], 0.5) is None:
-        if time.monotonic() > deadline:
-            raise UploadError("no answer from the bootloader")
-        port.write(b"UCB1")
-    seen.clear()
-    port.write(b"UCHD" + struct.pack("<IIII", addr, len(image), zlib.crc32(image) & 0xFFFFFFFF, entry))
-    if expect([b"OK", b"ERR"], 30) != b"OK":
-        expect([b"\n"], 5)
-        raise UploadError("refused: " + seen.decode(errors="replace").strip())
-    sent, t0 = 0, time.monotonic()
-    while sent < len(image):
-        chunk = image[sent:sent + block]
-        seen.clear()
-        port.write(chunk)
-        if expect([b"K", b"ERR"], 30, bytewise=True) != b"K":
-            expect([b"\n"], 5)
-            raise UploadError("no acknowledgement: " + seen.decode(errors="replace").strip())
-        sent += len(chunk)
-        done = sent * 40 // len(image)
-        announce.write(f"\r[{'#' * done}{'.' * (40 - done)}] {sent}/{len(image)} bytes")
-        announce.flush()
-    announce.write(f"  {len(image) / max(time.monotonic() - t0, 1e-9) / 1024:.1f} KiB/s\n")
-    seen.clear()
-    if expect([b"RUN", b"ERR"], 30, bytewise=True) != b"RUN":
-        expect([b"\n"], 5)
-        raise UploadError("refused: " + seen.decode(errors="replace").strip())
-    del seen[:seen.index(b"RUN")]
-    expect([b"\n"], 5, bytewise=True)
-    return seen.decode(errors="replace").strip()
+    announce.write("uartctl: waiting for the bootloader (reset the board if nothing happens)\n")
+    start = time.monotonic()
+    while True:
+        link.send(b"UCB1")
+        try:
+            link.expect([b"HDR"], 0.5, "bootloader")
+            break
+        except Silence:
+            if time.monotonic() - start > idle:
+                raise UploadError(f"no answer from the bootloader in {idle:g} s")
+    link.seen.clear()
+    link.send(b"UCHD" + struct.pack("<IIII", addr, len(image), zlib.crc32(image) & 0xFFFFFFFF, entry))
+    try:
+        if link.expect([b"OK", b"ERR"], idle, "answer to the header") != b"OK":
+            raise refusal("header refused")
+        sent, t0 = 0, time.monotonic()
+        while sent < len(image):
+            chunk = image[sent:sent + block]
+            link.seen.clear()
+            link.send(chunk)
+            if link.expect([b"K", b"ERR"], idle, "acknowledgement", bytewise=True) != b"K":
+                raise refusal("block refused")
+            sent += len(chunk)
+            progress(announce, sent, len(image), t0)
+        announce.write("\n")
+        link.seen.clear()
+        if link.expect([b"RUN", b"ERR"], idle, "start", bytewise=True) != b"RUN":
+            raise refusal("image refused")
+        del link.seen[:link.seen.index(b"RUN")]
+        link.expect([b"\n"], idle, "end of the RUN line", bytewise=True)
+    except Silence as e:
+        raise UploadError(str(e))
+    line = link.seen[:link.seen.index(b"\n")].decode(errors="replace").strip()
+    link.take(b"\n")
+    return line
 
 
 def script_lines(path):
-    with open(path) as f:
-        for raw in f:
-            line = raw.rstrip("\n")
-            if line.strip().startswith("#"):
-                continue
-            yield line
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise Refused(f"cannot read the script {path}: {e.strerror}")
+    return [line for line in lines if not line.strip().startswith("#")]
 
 
-def run_session(con, lines, timeout, alive):
-    if not con.read_until(PROMPT, timeout, alive):
+def run_script(link, lines, idle):
+    """Each line after the prompt. False (with the reason on stderr) when
+    the SoC fell silent before a prompt."""
+    try:
+        link.expect([PROMPT], idle, "prompt")
+        link.take(PROMPT)
+        for line in lines:
+            link.send(line.encode() + b"\r")
+            try:
+                link.expect([PROMPT], idle, "prompt")
+            except Silence:
+                if line.split()[:1] == ["exit"]:
+                    return True  # the program ended as asked
+                raise
+            link.take(PROMPT)
+    except Silence as e:
+        sys.stderr.write(f"\nuartctl: {e}\n")
         return False
-    for line in lines:
-        con.send_line(line)
-        if not con.read_until(PROMPT, timeout, alive):
-            return line.split()[:1] == ["exit"]  # the program ended as asked
     return True
 
 
-def interactive_lines():
-    for line in sys.stdin:
-        yield line.rstrip("\n")
+def run_keys(link, reupload):
+    """Keys to the SoC, its output to the terminal, until Ctrl-]."""
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    sys.stderr.write("uartctl: Ctrl-] quits" + (", Ctrl-U re-uploads" if reupload else "") + "\n")
+    try:
+        tty.setraw(fd)
+        while True:
+            ready, _, _ = select.select([fd], [], [], 0.02)
+            if ready:
+                key = os.read(fd, 64)
+                if not key or QUIT in key:
+                    return
+                if REUPLOAD in key and reupload:
+                    termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+                    reupload()
+                    tty.setraw(fd)
+                    continue
+                link.send(key)
+            link.poll(0)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def die_with_parent():
+    """In the child: the kernel sends it SIGTERM when uartctl dies, even by
+    SIGKILL (Linux prctl PR_SET_PDEATHSIG)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+
+
+class Simulator:
+    """The simulator on a pseudo-terminal, in its own process group: leaving
+    the block ends it, however the block is left, and it ends if uartctl
+    is killed."""
+
+    def __init__(self, cmd, idle):
+        self.cmd, self.idle, self.proc, self.pty = cmd, idle, None, None
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(self.cmd, stderr=subprocess.PIPE, start_new_session=True,
+                                     preexec_fn=die_with_parent)
+        lines, last = [], time.monotonic()
+        while self.pty is None and self.proc.poll() is None and time.monotonic() - last < self.idle:
+            ready, _, _ = select.select([self.proc.stderr], [], [], 0.5)
+            if ready:
+                line = self.proc.stderr.readline().decode(errors="replace")
+                lines.append(line)
+                last = time.monotonic()
+                m = re.search(r"UART on (\S+)", line)
+                if m:
+                    self.pty = m.group(1)
+        if self.pty is None:
+            self.stop()
+            raise Refused("".join(lines).rstrip() or "the simulator did not start")
+        return self
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+
+def talk(port, args, alive, log):
+    """Upload, then the script, piped lines (each after a prompt) or the
+    keyboard. The exit status."""
+    link = Link(port, alive=alive)
+
+    def send_image():
+        try:
+            print(upload(link, args.upload, idle=args.timeout), flush=True)
+        except UploadError as e:
+            sys.stderr.write(f"uartctl: upload failed: {e}\n")
+            return False
+        return True
+    if args.upload and not send_image():
+        return 3
+    link.echo, link.log = sys.stdout.buffer, log
+    if link.seen:  # what the program said while the upload finished
+        link.echo.write(link.seen)
+        link.echo.flush()
+        if log:
+            log.write(link.seen)
+    try:
+        if args.script or not os.isatty(sys.stdin.fileno()):
+            lines = script_lines(args.script) if args.script else sys.stdin.read().splitlines()
+            return 0 if run_script(link, lines, args.timeout) else 1
+        run_keys(link, send_image if args.upload else None)
+    except Silence as e:
+        sys.stderr.write(f"\nuartctl: {e}\n")
+    return 0
 
 
 def cmd_sim(args):
+    if args.script:
+        script_lines(args.script)  # refused before anything starts
+    if args.upload:
+        try:
+            elf_image(args.upload, regions=(RAM,))
+        except ElfError as e:
+            raise Refused(f"upload refused: {e}")
     cmd = [args.sim, "--elf", args.elf, "--uart-pty"]
     if args.preload:
         cmd += ["--preload", args.preload]
     if args.max_cycles:
         cmd += ["--max-cycles", str(args.max_cycles)]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
-    pty = None
-    stderr_lines = []
-    deadline = time.monotonic() + 30
-    while pty is None and time.monotonic() < deadline and proc.poll() is None:
-        ready, _, _ = select.select([proc.stderr], [], [], 0.5)
-        if ready:
-            line = proc.stderr.readline().decode(errors="replace")
-            stderr_lines.append(line)
-            m = re.search(r"UART on (\S+)", line)
-            if m:
-                pty = m.group(1)
-    if pty is None:
-        proc.kill()
-        sys.stderr.write("".join(stderr_lines) or "uartctl: the simulator did not start\n")
-        return 2
-    port = serial.Serial(pty, timeout=0.05)
-    if args.upload:
-        try:
-            print(upload(port, args.upload), flush=True)
-        except UploadError as e:
-            proc.kill()
-            sys.stderr.write(f"uartctl: upload failed: {e}\n")
-            return 3
-    con = Console(port)
-    lines = script_lines(args.script) if args.script else interactive_lines()
-    ok = run_session(con, lines, args.timeout, lambda: proc.poll() is None)
-    if proc.poll() is None and not args.keep:
-        # The script is done but the program still runs: stop it.
-        proc.terminate()
-    rc = proc.wait()
-    rest = proc.stderr.read().decode(errors="replace")
-    sys.stderr.write(rest)
-    if not ok:
-        sys.stderr.write("uartctl: no prompt from the console\n")
-        return 1
-    return rc if rc >= 0 else 0
+    with open_log(args.log) as log, Simulator(cmd, args.timeout) as sim:
+        port = serial.Serial(sim.pty, timeout=0.05)
+        rc = talk(port, args, sim.alive, log)
+        if rc == 0 and args.keep:
+            sim.proc.wait()
+        if sim.proc.poll() is None:
+            sim.stop()  # the script is done but the program still runs
+        sys.stderr.write(sim.proc.stderr.read().decode(errors="replace"))
+        code = sim.proc.returncode
+        return rc if rc else (code if code and code > 0 else 0)
 
 
 def cmd_serial(args):
-    port = serial.Serial(args.port, args.baud, timeout=0.05)
-    if args.upload:
-        try:
-            print(upload(port, args.upload), flush=True)
-        except UploadError as e:
-            sys.stderr.write(f"uartctl: upload failed: {e}\n")
-            return 3
-    con = Console(port)
-    lines = script_lines(args.script) if args.script else interactive_lines()
-    con.send_line("")  # fresh prompt
-    return 0 if run_session(con, lines, args.timeout, lambda: True) else 1
+    if args.script:
+        script_lines(args.script)
+    try:
+        port = serial.Serial(args.port, args.baud, timeout=0.05)
+    except serial.SerialException as e:
+        raise Refused(f"cannot open {args.port}: {e}")
+    with open_log(args.log) as log:
+        if not args.upload and args.script:
+            port.write(b"\r")  # a fresh prompt
+        return talk(port, args, lambda: True, log)
+
+
+class open_log:
+    """The --log file (binary, appended), or nothing."""
+
+    def __init__(self, path):
+        self.path, self.f = path, None
+
+    def __enter__(self):
+        if self.path:
+            try:
+                self.f = open(self.path, "ab")
+            except OSError as e:
+                raise Refused(f"cannot write the log {self.path}: {e.strerror}")
+        return self.f
+
+    def __exit__(self, *exc):
+        if self.f:
+            self.f.close()
+        return False
 
 
 def main():
@@ -219,9 +381,19 @@ def main():
     for p in (s, b):
         p.add_argument("--upload", help="send this ELF through the bootloader first")
         p.add_argument("--script", help="file of console lines to send")
-        p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for each prompt")
+        p.add_argument("--log", help="append everything the SoC sends to this file")
+        p.add_argument("--timeout", type=float, default=120.0, help="seconds the SoC may stay silent")
     args = ap.parse_args()
-    sys.exit(cmd_sim(args) if args.mode == "sim" else cmd_serial(args))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("uartctl: terminated"))  # unwinds: the simulator ends
+    if args.timeout <= 0:
+        ap.error("--timeout must be positive")
+    try:
+        sys.exit(cmd_sim(args) if args.mode == "sim" else cmd_serial(args))
+    except Refused as e:
+        sys.stderr.write(f"uartctl: {e}\n")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit("\nuartctl: interrupted")
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ def read_checkpoint(path):
                                f"file has {len(data)}")
         a = np.frombuffer(data, dtype="<f4", count=n, offset=pos[0]).reshape(shape)
         pos[0] += 4 * n
-        return a.astype(np.float32)
+        return finite(name, a.astype(np.float32))
 
     def q80(names):
         """v2: every tensor's int8 values, then every tensor's fp32 group scales."""
@@ -102,10 +102,16 @@ def read_checkpoint(path):
             pos[0] += n
         out = {}
         for name, n, q in zip(names, sizes, qs):
-            s = np.frombuffer(data, dtype="<f4", count=n // group, offset=pos[0])
+            s = finite(name + " scales", np.frombuffer(data, dtype="<f4", count=n // group, offset=pos[0]))
             pos[0] += 4 * (n // group)
             out[name] = (q.reshape(-1, group) * s[:, None]).reshape(shapes[name])
         return out
+
+    def finite(name, a):
+        if not np.isfinite(a).all():
+            bad = int(np.size(a) - np.isfinite(a).sum())
+            raise ConvertError(f"'{path}': {name} has {bad} non-finite values (NaN or Inf)")
+        return a
 
     w = {}
     if version == 0:
@@ -134,6 +140,9 @@ def check_config(cfg, path):
     for key in ("dim", "hidden_dim", "n_layers", "n_heads", "n_kv_heads", "vocab_size", "seq_len"):
         if not 0 < cfg[key] <= 1 << 20:
             raise ConvertError(f"'{path}': implausible {key} = {cfg[key]} (wrong format?)")
+    if cfg["vocab_size"] > 65535:
+        raise ConvertError(f"'{path}': vocab_size {cfg['vocab_size']} is above the image's 16-bit token ids "
+                           "(at most 65535)")
     if cfg["dim"] % cfg["n_heads"] or cfg["n_heads"] % cfg["n_kv_heads"]:
         raise ConvertError(f"'{path}': inconsistent dimensions: dim {cfg['dim']}, heads {cfg['n_heads']}, "
                            f"kv heads {cfg['n_kv_heads']}")
@@ -166,14 +175,15 @@ def score_key(score):
     return bits if bits >= 0 else -(bits & 0x7FFFFFFF) - 1
 
 
-def quantize_rows(m):
+def quantize_rows(name, m):
     m = m.reshape(-1, m.shape[-1]).astype(np.float64)
     maxabs = np.abs(m).max(axis=1)
     scale = np.where(maxabs > 0, maxabs / 127.0, 1.0)
+    if (scale * (1 << Q_SCALE)).max() >= 1 << 31:  # checked in floating point, before any integer cast
+        raise ConvertError(f"{name}: a weight of {maxabs.max():g} is too large for a Q24 row scale "
+                           f"(|w| < {127 * 2.0 ** (31 - Q_SCALE):g})")
     q = np.clip(np.rint(m / scale[:, None]), -127, 127).astype(np.int8)
     s = np.rint(scale * (1 << Q_SCALE)).astype(np.int64)
-    if s.max() >= 1 << 31:
-        raise ConvertError("a weight row is too large for a Q24 scale")
     rows, cols = q.shape
     padded = np.zeros(((rows + 3) // 4 * 4, cols), dtype=np.int8)
     padded[:rows] = q
@@ -182,10 +192,10 @@ def quantize_rows(m):
     return s.astype("<i4").tobytes() + np.ascontiguousarray(interleaved).tobytes()
 
 
-def fixed(a, q):
+def fixed(name, a, q):
     v = np.rint(np.asarray(a, dtype=np.float64) * (1 << q))
     if np.abs(v).max() >= 1 << 31:
-        raise ConvertError("a norm gain is out of the Q16 range")
+        raise ConvertError(f"{name}: a norm gain is out of the Q16 range")
     return v.astype("<i4").tobytes()
 
 
@@ -196,19 +206,19 @@ def pad4(b):
 def build_image(cfg, w, tok_max_len, tokens):
     head = cfg["dim"] // cfg["n_heads"]
     sections = {}
-    sections["embed"] = quantize_rows(w["token_embedding"])
+    sections["embed"] = quantize_rows("token_embedding", w["token_embedding"])
     layers = []
     for l in range(cfg["n_layers"]):
-        layers.append(fixed(w["rms_att"][l], Q_NORM))
+        layers.append(fixed(f"rms_att[{l}]", w["rms_att"][l], Q_NORM))
         for name in ("wq", "wk", "wv", "wo"):
-            layers.append(quantize_rows(w[name][l]))
-        layers.append(fixed(w["rms_ffn"][l], Q_NORM))
+            layers.append(quantize_rows(f"{name}[{l}]", w[name][l]))
+        layers.append(fixed(f"rms_ffn[{l}]", w["rms_ffn"][l], Q_NORM))
         for name in ("w1", "w2", "w3"):
-            layers.append(quantize_rows(w[name][l]))
+            layers.append(quantize_rows(f"{name}[{l}]", w[name][l]))
     sections["layers"] = b"".join(pad4(x) for x in layers)
-    sections["final_norm"] = fixed(w["rms_final"], Q_NORM)
+    sections["final_norm"] = fixed("rms_final", w["rms_final"], Q_NORM)
     if not cfg["shared_classifier"]:
-        sections["classifier"] = quantize_rows(w["classifier"])
+        sections["classifier"] = quantize_rows("classifier", w["classifier"])
     pos = np.arange(cfg["seq_len"])[:, None]
     freq = 1.0 / (10000.0 ** (np.arange(0, head, 2) / head))
     angle = pos * freq[None, :]
@@ -267,10 +277,12 @@ def main():
         if args.max_bytes and len(image) > args.max_bytes:
             raise ConvertError(f"the model image is {len(image)} bytes; the target RAM allows "
                                f"{args.max_bytes}")
+        with open(args.output, "wb") as f:
+            f.write(image)
+    except OSError as e:
+        sys.exit(f"convert.py: cannot write '{args.output}': {e.strerror}")
     except ConvertError as e:
         sys.exit(f"convert.py: {e}")
-    with open(args.output, "wb") as f:
-        f.write(image)
     print(f"{args.output}: {len(image)} bytes, dim {cfg['dim']}, hidden {cfg['hidden_dim']}, "
           f"{cfg['n_layers']} layers, {cfg['n_heads']}/{cfg['n_kv_heads']} heads, vocab {cfg['vocab_size']}, "
           f"seq {cfg['seq_len']} (llama2.c v{cfg['version']})")

@@ -155,37 +155,52 @@ static int cmd_story(int argc, char **argv) {
   int32_t steps = 256, temp_milli = 0, topp_milli = 900, seed = 1;
   int show_ids = 0, i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
-    int32_t *target = NULL, max = 0;
-    if (!strcmp(argv[i], "--ids")) {
+    const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(opt, "--ids")) {
       show_ids = 1;
       continue;
     }
-    if (!strcmp(argv[i], "-n")) target = &steps, max = model.seq_len;
-    else if (!strcmp(argv[i], "-t")) target = &temp_milli, max = 10000;
-    else if (!strcmp(argv[i], "-p")) target = &topp_milli, max = 1000;
-    else if (!strcmp(argv[i], "-s")) target = &seed, max = 0x7fffffff;
-    if (!target || i + 1 >= argc || !cmd_parse_i32_range(argv[i + 1], target == &steps, max, target)) {
-      printf("error: usage: story [-n 1..%d] [-t 0..10000 (milli)] [-p 0..1000 (milli)] [-s seed] [--ids] "
-             "[prompt]\n", model.seq_len);
+    int ok = arg != NULL;
+    if (ok && !strcmp(opt, "-n")) ok = cmd_parse_i32_range(arg, 1, model.seq_len, &steps);
+    else if (ok && !strcmp(opt, "-t")) ok = cmd_parse_milli(arg, 10000, &temp_milli);
+    else if (ok && !strcmp(opt, "-p")) ok = cmd_parse_milli(arg, 1000, &topp_milli);
+    else if (ok && !strcmp(opt, "-s")) ok = cmd_parse_i32_range(arg, 0, 0x7fffffff, &seed);
+    else if (ok) {
+      printf("error: unknown option '%s' (-n -t -p -s --ids)\n", opt);
+      return -1;
+    }
+    if (!ok) {
+      printf("error: %s %s: want -n 1..%d, -t 0..10 (temperature), -p 0..1 (top-p), -s 0..2147483647\n", opt,
+             arg ? arg : "(missing)", model.seq_len);
       return -1;
     }
     i++;
   }
-  /* The prompt: the text gathered by `prompt add`, then the rest of the words. */
+  /* The prompt: the text gathered by `prompt add`, then the rest of the
+     words; a refused story keeps it for the next. */
+  size_t gathered = prompt_len;
   if (append_words(argc - i, argv + i)) return -1;
+  /* A piece covers at most max_token_length bytes: a prompt that needs
+     more positions than STEPS even so is refused before it is encoded. */
+  if ((long)(prompt_len / (size_t)model.max_token_length) + 2 > (long)steps) {
+    printf("error: the prompt (%u bytes) needs more positions than the %ld asked for (context %d)\n",
+           (unsigned)prompt_len, (long)steps, model.seq_len);
+    prompt_len = gathered;
+    prompt_text[prompt_len] = '\0';
+    return -1;
+  }
   int n = llm_encode(&model, prompt_text, 1, prompt_tokens, (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]),
                      work, sizeof work);
+  if (n == LLM_ENCODE_UNKNOWN || n < 0 || n > steps) {
+    if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
+    else printf("error: the prompt needs more positions than the %ld asked for (context %d)\n", (long)steps,
+                model.seq_len);
+    prompt_len = gathered;
+    prompt_text[prompt_len] = '\0';
+    return -1;
+  }
   prompt_len = 0;
   prompt_text[0] = '\0';
-  if (n == LLM_ENCODE_UNKNOWN) {
-    printf("error: the prompt has a character this model's vocabulary cannot encode\n");
-    return -1;
-  }
-  if (n < 0 || n > steps) {
-    printf("error: the prompt needs more positions than the %ld asked for (context %d)\n", (long)steps,
-           model.seq_len);
-    return -1;
-  }
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, (int32_t)(((int64_t)temp_milli << 16) / 1000),
                    (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed, probs, order);
@@ -308,8 +323,12 @@ static int cmd_kv(int argc, char **argv) {
     return -1;
   }
   if (state.kv.backend == KV_DENSE) printf("kv: dense attention in software\n");
-  else printf("kv: UniCAIM array, %d cell%s per key component, top-k %u%s\n", state.kv.slices,
+  else if (state.kv.top_k) printf("kv: UniCAIM array, %d cell%s per key component, top-k %u%s\n", state.kv.slices,
               state.kv.slices > 1 ? "s" : "", state.kv.top_k,
+              state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
+              state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
+  else printf("kv: UniCAIM array, %d cell%s per key component, top-k all%s\n", state.kv.slices,
+              state.kv.slices > 1 ? "s" : "",
               state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
               state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
   if (argc > 1) {
@@ -355,30 +374,38 @@ static int cmd_policy(int argc, char **argv) {
 static int cmd_device(int argc, char **argv) {
   static const struct {
     const char *key;
-    int32_t max;
-  } keys[] = {{"sigma", 255}, {"noise", 255}, {"stuck", 65535}, {"gain", 255}, {"shift", 15}, {"adc", 16}};
+    int32_t min, max;
+  } keys[] = {{"sigma", 0, 255}, {"noise", 0, 255}, {"stuck", 0, 65535}, {"gain", 1, 255}, {"shift", 0, 15},
+              {"adc", 0, 16}};
+  enum { SIGMA, NOISE, STUCK, GAIN, SHIFT, ADC, KEYS };
   ucm_config_t next = device; /* a bad word changes nothing */
+  const int32_t adc_max = array_ok ? (int32_t)array.geom.adc_bits : 16;
   for (int i = 1; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     unsigned k = 0;
     int32_t v = 0;
     if (eq) *eq = '\0';
-    while (k < sizeof keys / sizeof keys[0] && (!eq || strcmp(argv[i], keys[k].key))) k++;
-    if (k == sizeof keys / sizeof keys[0] || !cmd_parse_i32_range(eq + 1, 0, keys[k].max, &v)) {
-      printf("error: usage: device [sigma=0..255] [noise=0..255] [stuck=0..65535] [gain=0..255] [shift=0..15] "
-             "[adc=2..16 bits, 0: all]\n");
+    while (k < KEYS && (!eq || strcmp(argv[i], keys[k].key))) k++;
+    if (!eq) {
+      printf("error: '%s' needs a value (KEY=VALUE)\n", argv[i]);
       return -1;
     }
-    if (k == 0) next.sigma = (uint8_t)v;
-    else if (k == 1) next.read_noise = (uint8_t)v;
-    else if (k == 2) next.stuck_rate = (uint16_t)v;
-    else if (k == 3) next.adc_gain = (uint8_t)v;
-    else if (k == 4) next.adc_shift = (uint8_t)v;
-    else if (v == 1 || v > (int32_t)array.geom.adc_bits) {
-      printf("error: the converters have %lu bits (adc=2..%lu, 0: all)\n", (unsigned long)array.geom.adc_bits,
-             (unsigned long)array.geom.adc_bits);
+    if (k == KEYS) {
+      printf("error: device has no setting '%s' (sigma, noise, stuck, gain, shift, adc)\n", argv[i]);
       return -1;
-    } else next.adc_bits = (uint8_t)v;
+    }
+    int32_t max = k == ADC ? adc_max : keys[k].max;
+    if (!cmd_parse_i32_range(eq + 1, keys[k].min, max, &v) || (k == ADC && v == 1)) {
+      if (k == ADC) printf("error: adc=%s out of range (2..%ld bits, 0: all)\n", eq + 1, (long)max);
+      else printf("error: %s=%s out of range (%ld..%ld)\n", keys[k].key, eq + 1, (long)keys[k].min, (long)max);
+      return -1;
+    }
+    if (k == SIGMA) next.sigma = (uint8_t)v;
+    else if (k == NOISE) next.read_noise = (uint8_t)v;
+    else if (k == STUCK) next.stuck_rate = (uint16_t)v;
+    else if (k == GAIN) next.adc_gain = (uint8_t)v;
+    else if (k == SHIFT) next.adc_shift = (uint8_t)v;
+    else next.adc_bits = (uint8_t)v;
   }
   device = next;
   if (array_ok) ucm_configure(&array, &device);
@@ -393,12 +420,14 @@ static const cmd_t commands[] = {
     {"help", "", "this list", console_cmd_help},
     {"model", "", "the model's shape", cmd_model},
     {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
-    {"story", "[-n -t -p -s --ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
+    {"story", "[-n N] [-t T] [-p P] [-s S] [--ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
     {"policy", "[list | name [budget] [key=value...]]", "KV-cache pruning policy", cmd_policy},
     {"device", "[sigma= noise= stuck= gain= shift= adc=]", "the array's non-idealities and ADC", cmd_device},
+    {"info", "", "system information", console_cmd_info},
+    {"counters", "", "cycle/instret/time and CPI since last call", console_cmd_counters},
     {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
     {NULL, NULL, NULL, NULL},
 };

@@ -53,3 +53,24 @@ bool cmd_parse_i32_range(const char *s, int32_t min, int32_t max, int32_t *out) 
   *out = (int32_t)value;
   return true;
 }
+
+bool cmd_parse_milli(const char *s, int32_t max_milli, int32_t *out) {
+  int64_t value = 0;
+  int places = -1; /* digits after the point; -1 before it */
+  bool digits = false;
+  for (; *s; s++) {
+    if (*s == '.' && places < 0) {
+      places = 0;
+      continue;
+    }
+    if (*s < '0' || *s > '9' || places == 3) return false;
+    value = value * 10 + (*s - '0');
+    if (places >= 0) places++;
+    digits = true;
+    if (value > (int64_t)max_milli * 1000) return false;
+  }
+  for (int p = places < 0 ? 0 : places; p < 3; p++) value *= 10;
+  if (!digits || value > max_milli) return false;
+  *out = (int32_t)value;
+  return true;
+}

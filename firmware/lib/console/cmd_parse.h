@@ -30,5 +30,8 @@ const cmd_t *cmd_find(const cmd_t *table, const char *name);
 bool cmd_parse_u32(const char *s, uint32_t *out);
 /* As above with an optional leading '-', within [MIN, MAX]. */
 bool cmd_parse_i32_range(const char *s, int32_t min, int32_t max, int32_t *out);
+/* A non-negative decimal with at most three places ("0.8", "1", "1.25") in
+   thousandths, at most MAX_MILLI. */
+bool cmd_parse_milli(const char *s, int32_t max_milli, int32_t *out);
 
 #endif

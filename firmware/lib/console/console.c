@@ -1,6 +1,7 @@
 #include "console.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "sysctl.h"
 #include "uart.h"
@@ -24,19 +25,39 @@ int console_execute(const cmd_t *table, char *line) {
 }
 
 void console_print_help(const cmd_t *table) {
-  for (; table->name; table++) {
-    printf("  %-9s %-22s %s\n", table->name, table->usage, table->help);
+  int name_w = 0, usage_w = 0;
+  for (const cmd_t *c = table; c->name; c++) {
+    int n = (int)strlen(c->name), u = (int)strlen(c->usage);
+    name_w = n > name_w ? n : name_w;
+    usage_w = u > usage_w ? u : usage_w;
   }
+  for (; table->name; table++) printf("  %-*s %-*s  %s\n", name_w, table->name, usage_w, table->usage, table->help);
 }
 
+/* Bytes of a line that were not printable ASCII (reported after it). */
+static unsigned dropped;
+
 /* Reads a line with echo and backspace. Returns false when it was too long
-   (the rest of it is swallowed). Printable ASCII only; other bytes are dropped. */
+   (the rest of it is swallowed). Printable ASCII only: a terminal's escape
+   sequences (arrow keys: ESC [ ... final byte) are swallowed whole, other
+   bytes are dropped and counted. */
 static bool read_line(char *buf, unsigned size) {
   static bool after_cr; /* "\r\n" ends one line, not two */
   unsigned len = 0;
   bool overflow = false;
+  int escape = 0; /* 1: after ESC, 2: inside ESC [ or ESC O */
+  dropped = 0;
   for (;;) {
     int c = uart_getc();
+    if (escape) {
+      if (escape == 1 && (c == '[' || c == 'O')) escape = 2;
+      else if (escape == 1 || (c >= 0x40 && c <= 0x7e)) escape = 0;
+      continue;
+    }
+    if (c == 0x1b) {
+      escape = 1;
+      continue;
+    }
     if (c == '\n' && after_cr) {
       after_cr = false;
       continue;
@@ -62,6 +83,8 @@ static bool read_line(char *buf, unsigned size) {
       } else {
         overflow = true;
       }
+    } else if (c >= 0x80) {
+      dropped++;
     }
   }
 }
@@ -95,6 +118,7 @@ void console_run(const cmd_t *table) {
       continue;
     }
     if (uart_take_errors()) printf("warning: characters were lost (receive overrun)\n");
+    if (dropped) printf("warning: %u non-ASCII byte%s ignored\n", dropped, dropped > 1 ? "s" : "");
     console_execute(table, line);
   }
 }

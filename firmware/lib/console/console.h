@@ -22,5 +22,9 @@ void console_run(const cmd_t *table) __attribute__((noreturn));
    "exit [0..255]" ends the program (in simulation, with that exit code). */
 int console_cmd_help(int argc, char **argv);
 int console_cmd_exit(int argc, char **argv);
+/* console_sys.c: "info" (the CPU, clock, memories, UART, platform) and
+   "counters" (cycle, instret, time, CPI since the last call). */
+int console_cmd_info(int argc, char **argv);
+int console_cmd_counters(int argc, char **argv);
 
 #endif

@@ -1,9 +1,10 @@
 /* h2o (Zhang et al., NeurIPS 2023, "H2O: Heavy-Hitter Oracle"): the WINDOW
    most recent positions and the heavy hitters, the positions with the most
-   attention summed over every step so far (prompt queries included), half
-   the budget each as in the paper; the victim is the lowest sum outside the
-   window, older first on ties. Scores are per KV head, summed over the
-   query heads that share it. */
+   attention summed over every step so far (prompt queries included); the
+   victim is the lowest sum outside the window, older first on ties. Scores
+   are per KV head, summed over the query heads that share it. The window
+   is a quarter of the budget, tuned on the development set (the paper's
+   equal split loses 20 points of retrieval there for 2 of stories260K's). */
 #include <stdio.h>
 
 #include "kv_policy.h"
@@ -12,12 +13,12 @@
 enum { WINDOW };
 
 static const kv_param_t params[] = {
-    {"window", WINDOW, 0, 65535, "recent positions always kept (half the budget)"},
+    {"window", WINDOW, 0, 65535, "recent positions always kept (a quarter of the budget)"},
     {0, 0, 0, 0, 0},
 };
 
 static void defaults(kv_policy_t *p) {
-  p->v[WINDOW] = p->budget / 2;
+  p->v[WINDOW] = p->budget / 4;
 }
 
 static const char *settle(kv_policy_t *p, int slots) {

@@ -1,6 +1,7 @@
 /* snapkv (Li et al., NeurIPS 2024, "SnapKV: LLM Knows What You Are Looking
    for Before Generation"): compresses the prompt only. The prompt's last
-   WINDOW positions (the observation window, 32 in the paper) stay; of the
+   WINDOW positions (the observation window: a quarter of the budget, tuned
+   on the development set; 32 in the paper, for budgets of 1-4k) stay; of the
    others, the budget - WINDOW with the most attention from the window's
    queries (summed over them and over the query heads sharing the KV head),
    max-pooled over KERNEL neighbours (7: phrases stay whole), are kept.
@@ -15,14 +16,14 @@
 enum { WINDOW, KERNEL, CAP };
 
 static const kv_param_t params[] = {
-    {"window", WINDOW, 1, 65535, "observation window: the prompt's last queries (32, below the budget)"},
+    {"window", WINDOW, 1, 65535, "observation window: the prompt's last queries (a quarter of the budget)"},
     {"kernel", KERNEL, 1, 63, "max-pooling width over positions, odd (7)"},
     {"cap", CAP, 0, 1, "1: generated positions share the budget too (a project variant; 0)"},
     {0, 0, 0, 0, 0},
 };
 
 static void defaults(kv_policy_t *p) {
-  p->v[WINDOW] = p->budget > 32 ? 32 : p->budget > 1 ? p->budget - 1 : 1;
+  p->v[WINDOW] = p->budget >= 8 ? p->budget / 4 : p->budget > 1 ? p->budget - 1 : 1;
   p->v[KERNEL] = 7;
 }
 

@@ -13,7 +13,9 @@
      never holds more than H + M.
    Defaults: H:M = 8:1 of the budget (the paper's 512:64), k = a fifth of
    the cache (the paper's 81% ADC saving). The new slot's accumulator starts
-   at INIT per mille of its range (the accumulation capacitor's precharge). */
+   at INIT per mille of its range (the accumulation capacitor's precharge);
+   alpha and INIT were tuned on the development set (the paper gives
+   neither). */
 #include "policy_unicaim.h"
 
 #include <stdio.h>
@@ -23,11 +25,11 @@
 
 void unicaim_defaults(kv_policy_t *p) {
   p->v[UC_H] = p->v[UC_M] = p->v[UC_K] = UC_AUTO;
-  p->v[UC_ALPHA] = 4;
+  p->v[UC_ALPHA] = 2;
   p->v[UC_INIT] = 1000;
 }
 
-const char *unicaim_settle(kv_policy_t *p, int slots) {
+const char *unicaim_settle(kv_policy_t *p, int slots, int k_share) {
   static char why[96];
   int32_t *h = &p->v[UC_H], *m = &p->v[UC_M], *k = &p->v[UC_K];
   if (*h == UC_AUTO && *m == UC_AUTO) *m = p->budget / 9;
@@ -42,7 +44,7 @@ const char *unicaim_settle(kv_policy_t *p, int slots) {
     snprintf(why, sizeof why, "h + m = %ld is larger than the bank (%d slots)", (long)(*h + *m), slots);
     return why;
   }
-  if (*k == UC_AUTO) *k = (*h + *m) / 5 > 1 ? (*h + *m) / 5 : 1;
+  if (*k == UC_AUTO) *k = (*h + *m) / k_share > 1 ? (*h + *m) / k_share : 1;
   if (*k < 1 || *k > *h + *m) {
     snprintf(why, sizeof why, "k=%ld out of range (1..%ld)", (long)*k, (long)(*h + *m));
     return why;
@@ -96,6 +98,10 @@ void unicaim_search_attend(kv_cache_t *kv, int layer, int kvh, int pos, int coun
   }
 }
 
+static const char *settle(kv_policy_t *p, int slots) {
+  return unicaim_settle(p, slots, 5);
+}
+
 /* Every query searches with charge accumulation on. */
 static void attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
                    const int32_t *head_factor, int32_t *const *out) {
@@ -104,11 +110,7 @@ static void attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const
 }
 
 static const kv_param_t params[] = {
-    {"h", UC_H, 1, 65535, "heavy positions kept when the prompt ends (8/9 of the budget)"},
-    {"m", UC_M, 0, 65535, "slots reserved for generated positions (1/9 of the budget; h + m = budget)"},
-    {"k", UC_K, 1, 65535, "keys attended per decode step by CAM top-k (a fifth of h + m)"},
-    {"alpha", UC_ALPHA, 0, 31, "charge-sharing shift: acc += (x - acc) >> alpha (4)"},
-    {"init", UC_INIT, 0, 1000, "a new slot's accumulator, per mille of its range (1000: precharged)"},
+    UNICAIM_PARAMS,
     {0, 0, 0, 0, 0},
 };
 
@@ -118,7 +120,7 @@ const kv_policy_ops_t kv_policy_unicaim = {
     .params = params,
     .flags = KV_POLICY_ARRAY,
     .defaults = unicaim_defaults,
-    .settle = unicaim_settle,
+    .settle = settle,
     .prompt_keep = unicaim_prompt_keep,
     .capacity = unicaim_capacity,
     .configure = unicaim_configure,

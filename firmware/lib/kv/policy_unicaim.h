@@ -22,12 +22,23 @@ enum {
   UC_OBSERVE, /* only the prompt's last OBSERVE queries accumulate (0: all) */
   UC_ADAPT,   /* adaptive k: of the k, those within ADAPT similarity units of the best */
   UC_BINARY,  /* layers whose banks hold signs only (bit mask) */
+  UC_KSHARE,  /* k = (h + m) / KSHARE where k is left to settle */
 };
 
 #define UC_AUTO (-1) /* h, m, k: derived from the budget by settle */
 
+/* The paper's parameters, in both policies' tables. */
+#define UNICAIM_PARAMS                                                                                       \
+  {"h", UC_H, 1, 65535, "heavy positions kept when the prompt ends (8/9 of the budget)"},                    \
+      {"m", UC_M, 0, 65535, "slots reserved for generated positions (1/9 of the budget; h + m = budget)"},   \
+      {"k", UC_K, 1, 65535, "keys attended per decode step by CAM top-k (a share of h + m)"},              \
+      {"alpha", UC_ALPHA, 0, 31, "charge-sharing shift: acc += (x - acc) >> alpha (2)"},                     \
+      {"init", UC_INIT, 0, 1000, "a new slot's charge-domain accumulator, per mille of its range (1000)"}
+
 void unicaim_defaults(kv_policy_t *p);
-const char *unicaim_settle(kv_policy_t *p, int slots);
+/* Derives h, m (8:1 of the budget) and k (1/K_SHARE of h + m) where they
+   are left to it, and checks them against the budget and SLOTS. */
+const char *unicaim_settle(kv_policy_t *p, int slots, int k_share);
 int unicaim_prompt_keep(const kv_policy_t *p, int slots);
 int unicaim_capacity(const kv_policy_t *p, int slots);
 void unicaim_configure(kv_cache_t *kv);

@@ -14,7 +14,10 @@
    - adapt=D: adaptive k (of the k, those within D similarity units of the
      best, at least the best quarter);
    - binary=MASK: those layers' banks hold signs only (the brief's 1-bit
-     layers). */
+     layers).
+   - kshare=S: k = (h + m) / S: half the cache, tuned on the development
+     set (the CAM's coarse similarity ranks 8- and 32-dimensional heads'
+     keys too loosely for the paper's fifth). */
 #include <stdio.h>
 
 #include "kv_slots.h"
@@ -28,13 +31,14 @@ static void defaults(kv_policy_t *p) {
   p->v[UC_SPAN] = 6;
   p->v[UC_SPARE] = p->budget / 10 > 1 ? p->budget / 10 : 1;
   p->v[UC_QUESTION] = 16;
+  p->v[UC_KSHARE] = 2;
 }
 
 /* The min-detect must always find an unprotected slot: protected ones (the
    recent M and the spare) fit in H. */
 static const char *settle(kv_policy_t *p, int slots) {
   static char why[96];
-  const char *base = unicaim_settle(p, slots);
+  const char *base = unicaim_settle(p, slots, p->v[UC_KSHARE]);
   if (base) return base;
   int32_t room = p->v[UC_H] - (p->v[UC_RECENT] ? p->v[UC_M] : 1);
   if (p->v[UC_SPARE] <= room) return 0;
@@ -129,11 +133,7 @@ static void must_keep(const kv_cache_t *kv, int h, int pos, int *lo, int *sinks)
 }
 
 static const kv_param_t params[] = {
-    {"h", UC_H, 1, 65535, "heavy positions kept when the prompt ends (8/9 of the budget)"},
-    {"m", UC_M, 0, 65535, "slots reserved for generated positions (1/9 of the budget; h + m = budget)"},
-    {"k", UC_K, 1, 65535, "keys attended per decode step by CAM top-k (a fifth of h + m)"},
-    {"alpha", UC_ALPHA, 0, 31, "charge-sharing shift, with digital=0 (4)"},
-    {"init", UC_INIT, 0, 1000, "a new slot's accumulator per mille, with digital=0 (1000)"},
+    UNICAIM_PARAMS,
     {"digital", UC_DIGITAL, 0, 1, "1: sum the softmax probabilities digitally (1)"},
     {"recent", UC_RECENT, 0, 1, "1: protect the M newest positions (1)"},
     {"protect", UC_PROTECT, 0, 1000, "attention per mille that makes a position critical, 0: off (500)"},
@@ -143,13 +143,14 @@ static const kv_param_t params[] = {
     {"observe", UC_OBSERVE, 0, 65535, "only the prompt's last N queries accumulate, 0: all (0)"},
     {"adapt", UC_ADAPT, 0, 65535, "adaptive k: within D similarity units of the best, 0: off (0)"},
     {"binary", UC_BINARY, 0, 0x7fffffff, "bit mask of layers whose banks hold signs only (0)"},
+    {"kshare", UC_KSHARE, 1, 100, "k = (h + m) / kshare unless k is given (2)"},
     {0, 0, 0, 0, 0},
 };
 
 /* Each option alone over the paper's policy (every option off). */
 static const char *const ablations[] = {
-    "digital: digital=1", "recent: recent=1", "protect: protect=500 question=16", "adapt: adapt=8",
-    "observe: observe=64", "binary: binary=1", 0,
+    "digital: digital=1", "recent: recent=1", "protect: protect=500 question=16", "kshare: kshare=2",
+    "adapt: adapt=8",     "observe: observe=64", "binary: binary=1",                    0,
 };
 
 const kv_policy_ops_t kv_policy_unicaim_plus = {
@@ -166,6 +167,6 @@ const kv_policy_ops_t kv_policy_unicaim_plus = {
     .victim = unicaim_victim,
     .attend = attend,
     .must_keep = must_keep,
-    .ablation_base = "digital=0 recent=0 protect=0 question=0 observe=0 adapt=0 binary=0",
+    .ablation_base = "digital=0 recent=0 protect=0 question=0 observe=0 adapt=0 binary=0 kshare=5",
     .ablations = ablations,
 };
