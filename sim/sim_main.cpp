@@ -207,12 +207,13 @@ int main(int argc, char **argv) {
 
     bool got;
     uint8_t byte;
-    top->uart_rx_i = uart.tick(top->uart_tx_o, &got, &byte);
+    top->uart_rx_i = uart.tick(top->uart_tx_o, !top->uart_rts_no, &got, &byte);
     if (got) host.put(byte);
-    // The host's bytes go onto the line back to back, as from a real adapter.
-    if ((cycle & 1023) == 0 && !uart.sending()) {
-      uint8_t chunk[256];
-      size_t n = host.poll_bytes(chunk, sizeof chunk);
+    // The host's bytes go onto the line back to back, as from a real adapter,
+    // paced by the SoC's RTS: what it cannot take yet waits in the host's pipe.
+    if ((cycle & 1023) == 0 && uart.queued() < 16) {
+      uint8_t chunk[16];
+      size_t n = host.poll_bytes(chunk, sizeof chunk - uart.queued());
       for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
     }
 

@@ -1,6 +1,6 @@
 #include "uart_model.h"
 
-uint8_t UartModel::tick(uint8_t tx_line, bool *got, uint8_t *out) {
+uint8_t UartModel::tick(uint8_t tx_line, bool cts, bool *got, uint8_t *out) {
   *got = false;
   // Receive: start on a low line, then sample each bit in its middle.
   if (!tx_busy_) {
@@ -26,7 +26,7 @@ uint8_t UartModel::tick(uint8_t tx_line, bool *got, uint8_t *out) {
 
   // Transmit the next host byte.
   if (rx_bit_ < 0) {
-    if (to_soc_.empty()) return 1;
+    if (to_soc_.empty() || !cts) return 1;
     rx_byte_ = to_soc_.front();
     to_soc_.pop_front();
     rx_bit_ = 0;

@@ -1,17 +1,20 @@
 // The far end of the SoC's UART line: decodes what the SoC transmits and
 // serialises host bytes onto its receive line, at the SoC's bit divisor.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 
 class UartModel {
  public:
   explicit UartModel(uint32_t cycles_per_bit) : div_(cycles_per_bit) {}
-  // Call once per clock with the SoC's tx pin; returns the level for its rx pin.
-  // A byte completed by the SoC is stored in *out with true returned in *got.
-  uint8_t tick(uint8_t tx_line, bool *got, uint8_t *out);
+  // Call once per clock with the SoC's tx pin and its clear-to-send (its
+  // RTS, active); returns the level for its rx pin. A byte starts only while
+  // clear to send. A byte completed by the SoC is stored in *out with true
+  // returned in *got.
+  uint8_t tick(uint8_t tx_line, bool cts, bool *got, uint8_t *out);
   void send(uint8_t byte) { to_soc_.push_back(byte); }
-  bool sending() const { return !to_soc_.empty() || rx_bit_ >= 0; }
+  size_t queued() const { return to_soc_.size(); }
 
  private:
   uint32_t div_;

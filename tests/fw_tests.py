@@ -90,6 +90,16 @@ def collect(build, run):
         p = subprocess.run(["pgrep", "-f", f"^{sim} .*--max-cycles {tag}"], capture_output=True, text=True)
         return p.stdout.split()
 
+    @add("sim-paces-stdin-into-the-uart")
+    def _():
+        # 60 commands piped in at once, while the llm firmware is still
+        # clearing its memory: the UART's RTS holds them in the pipe, so
+        # every one arrives (the FIFO holds 32 bytes).
+        script = b"model\n" * 60 + b"exit 0\n"
+        rc, out, err = sim_run(os.path.join(fw, "llm.elf"), script, timeout=600)
+        ok = rc == 0 and out.count("model: dim 64") == 61 and "lost" not in out and "bye" in out
+        return ok, f"rc={rc}\n{out[-800:]}{err}"
+
     @add("uartctl-bad-input-ends-cleanly")
     def _():
         # Every refused upload or script: a one-line reason, exit 2, and no

@@ -62,6 +62,7 @@ module arty_top #(
     .tohost_addr_i (32'h0),
     .uart_rx_i     (uart_txd_in),
     .uart_tx_o     (uart_rxd_out),
+    .uart_rts_no   (),             // no RTS line to the FTDI
     .gpio_i        (8'h0),
     .gpio_o        (gpio_out),
     .exit_valid_o  (exit_valid),

@@ -51,6 +51,7 @@ module ulx3s_top #(
     .tohost_addr_i (32'h0),
     .uart_rx_i     (ftdi_txd),
     .uart_tx_o     (ftdi_rxd),
+    .uart_rts_no   (),             // no RTS line to the FTDI
     .gpio_i        ({7'b0, btn_fire1}),
     .gpio_o        (led),
     .exit_valid_o  (exit_valid),

@@ -7,18 +7,21 @@
 
 static volatile uint8_t rx_ring[RX_RING_SIZE];
 static volatile uint32_t rx_head, rx_tail; /* free-running; head written only by the ISR */
-static volatile uint32_t rx_ring_overrun;
+static volatile bool rx_paused; /* the ring was full: the FIFO is left to fill, RTS stops the host */
 static bool rx_buffered;
 
+/* Drains the receive FIFO into the ring; with the ring full it stops and
+   masks itself, so the bytes wait in the FIFO (and, once it is nearly
+   full, in the host: the UART's RTS) until uart_try_getc makes room. */
 static void uart_rx_isr(void) {
-  uint32_t d;
-  while (!((d = UART_DATA) & UART_DATA_RX_EMPTY_MASK)) {
-    if (rx_head - rx_tail < RX_RING_SIZE) {
-      rx_ring[rx_head % RX_RING_SIZE] = (uint8_t)d;
-      rx_head++;
-    } else {
-      rx_ring_overrun = UART_STATUS_RX_OVERRUN_MASK;
+  while (UART_STATUS & UART_STATUS_RX_VALID_MASK) {
+    if (rx_head - rx_tail >= RX_RING_SIZE) {
+      rx_paused = true;
+      UART_IRQ_ENABLE = 0;
+      return;
     }
+    rx_ring[rx_head % RX_RING_SIZE] = (uint8_t)(UART_DATA & UART_DATA_BYTE_MASK);
+    rx_head++;
   }
 }
 
@@ -43,6 +46,10 @@ int uart_try_getc(void) {
     if (rx_tail == rx_head) return -1;
     int c = rx_ring[rx_tail % RX_RING_SIZE];
     rx_tail++;
+    if (rx_paused) { /* room again: drain the FIFO on the next interrupt */
+      rx_paused = false;
+      UART_IRQ_ENABLE = UART_IRQ_ENABLE_RX_VALID_MASK;
+    }
     return c;
   }
   uint32_t d = UART_DATA;
@@ -65,7 +72,5 @@ uint32_t uart_take_errors(void) {
   const uint32_t errors = UART_STATUS_RX_OVERRUN_MASK | UART_STATUS_FRAME_ERROR_MASK;
   uint32_t seen = UART_STATUS & errors;
   UART_STATUS = seen;
-  seen |= rx_ring_overrun;
-  rx_ring_overrun = 0;
   return seen;
 }

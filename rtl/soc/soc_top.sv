@@ -28,6 +28,7 @@ module soc_top
   input  logic [31:0]          tohost_addr_i, // 0 on boards
   input  logic                 uart_rx_i,
   output logic                 uart_tx_o,
+  output logic                 uart_rts_no,   // high: the receive FIFO is nearly full, stop sending
   input  logic [GpioWidth-1:0] gpio_i,
   output logic [GpioWidth-1:0] gpio_o,
   output logic                 exit_valid_o,
@@ -159,6 +160,7 @@ module soc_top
     .rsp_o (uart_rsp),
     .rx_i  (uart_rx_i),
     .tx_o  (uart_tx_o),
+    .rts_no (uart_rts_no),
     .irq_o (uart_irq)
   );
 

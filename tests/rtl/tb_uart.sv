@@ -10,13 +10,13 @@ module tb_uart;
   logic clk = 0, rst_n = 0;
   bus_req_t req = '0;
   bus_rsp_t rsp;
-  logic tx, rx, irq, loopback = 1'b1, rx_drive = 1'b1;
+  logic tx, rx, irq, rts_n, loopback = 1'b1, rx_drive = 1'b1;
 
   always #5 clk = ~clk;
   assign rx = loopback ? tx : rx_drive;
 
   uart #(.FifoDepth(8), .DivisorDefault(16'(Div))) dut (
-    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .rsp_o(rsp), .rx_i(rx), .tx_o(tx), .irq_o(irq)
+    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .rsp_o(rsp), .rx_i(rx), .tx_o(tx), .rts_no(rts_n), .irq_o(irq)
   );
 
   `include "bus_master.svh"
@@ -108,9 +108,12 @@ module tb_uart;
     repeat (10 * 12 * Div) @(posedge clk);
     dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(d[UART_STATUS_RX_FULL_LSB] && d[UART_STATUS_RX_OVERRUN_LSB], "overrun flagged");
+    tb_check(rts_n, "RTS off while the FIFO is full");
     for (int i = 0; i < 8; i++) begin
       dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
       tb_check(d == 32'(i), "oldest bytes kept on overrun");
+      @(posedge clk);
+      tb_check(rts_n == (i < 2), "RTS off with room for two bytes or less, on after");
     end
     dev_write(UART_BASE + 32'(UART_STATUS_OFFSET), 32'(1 << UART_STATUS_RX_OVERRUN_LSB), e);
     dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);

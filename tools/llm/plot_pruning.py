@@ -3,7 +3,8 @@
 ucm_report's CSV rows, any number of files mixed):
   accuracy_<workload>_<setting>.png  accuracy vs budget, a line per policy
                                      (95% intervals), the reference dashed
-  ablations_<workload>_<setting>.png each variant measured at one budget
+  bars_<workload>_<setting>.png      the policies and variants measured at one
+                                     budget only (hardware rows, ablations)
   cost_tokens.png                    modeled array energy per token vs budget
                                      per policy, beside the unpruned array
   cost_model.png                     one step's energy and latency vs cached
@@ -91,9 +92,9 @@ def accuracy_plots(rows, reference, out_dir, made):
             ax.axhline(ref, color="gray", linestyle="--", label=reference)
             ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=7)
             ax.set_ylabel(label)
-            ax.set_title(f"{workload}, {setting}: variants at {single[names[0]]['budget_pct']}%")
+            ax.set_title(f"{workload}, {setting}: at {single[names[0]]['budget_pct']}% of the sequence")
             ax.legend(fontsize=7)
-            save(fig, os.path.join(out_dir, f"ablations_{tag}.png"), made)
+            save(fig, os.path.join(out_dir, f"bars_{tag}.png"), made)
 
 
 def token_cost_plot(rows, out_dir, made):

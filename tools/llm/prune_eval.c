@@ -25,7 +25,8 @@
             --positions N      instead of --budgets: a budget of N positions
                                ("_nN" in BENCH names)
             --slots N          slots per bank (default: the context), e.g. the
-                               paper's 576 for a 1024-token model
+                               paper's 576 for a 1024-token model (the
+                               reference, which cannot fit, runs in software)
             --seed-base N      stories: sequence s is sampled with seed N + s
             --tag TAG          appended to the setting's name in CSV and BENCH lines
                                (another protocol of the same setting)
@@ -221,7 +222,11 @@ static int runner_apply(runner_t *r, const item_t *it, int budget) {
   char err[160];
   kv_policy_make(&p, ops, budget);
   const char *why = apply_params(r, it, &p, err, sizeof err);
-  if (r->hw || (ops->flags & KV_POLICY_ARRAY) || r->slots) {
+  /* The reference keeps everything: in software when the banks are too
+     small to (--slots), through the array otherwise with --hw. */
+  int small_banks = r->slots && r->slots < r->m->seq_len;
+  int reference = (ops->flags & KV_POLICY_NO_BUDGET) != 0;
+  if ((r->hw && !(reference && small_banks)) || (ops->flags & KV_POLICY_ARRAY) || (small_banks && !reference)) {
     if (kv_use_unicaim(kv, &r->array, 0, r->hw ? r->exact : KV_EXACT_DIGITAL)) return -1;
     ucm_config_t device;
     kv_device_defaults(&device);

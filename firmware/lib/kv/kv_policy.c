@@ -32,6 +32,16 @@ const kv_param_t *kv_policy_find_param(const kv_policy_ops_t *ops, const char *k
   return 0;
 }
 
+const char *kv_param_within_budget(const kv_policy_t *p, const char *key, int or_equal) {
+  static char why[80];
+  const kv_param_t *q = kv_policy_find_param(p->ops, key, strlen(key));
+  int32_t v = q ? p->v[q->index] : 0;
+  if (v < p->budget || (or_equal && v == p->budget)) return 0;
+  snprintf(why, sizeof why, "%s=%ld must be %s the budget (%d)", key, (long)v, or_equal ? "at most" : "below",
+           p->budget);
+  return why;
+}
+
 /* TEXT as a whole number (decimal, or hex after 0x) in [min, max]. */
 static int parse_number(const char *text, int32_t min, int32_t max, int32_t *value) {
   char *end;

@@ -88,6 +88,9 @@ const char *kv_policy_parse(kv_policy_t *p, int argc, char *const *argv, int max
 void kv_policy_describe(const kv_policy_t *p, char *out, size_t size);
 /* The names, comma-separated, for usage lines. */
 void kv_policy_names(char *out, size_t size);
+/* NULL when parameter KEY of P is below its budget (or equal, with
+   OR_EQUAL), else the reason (for a policy's settle). */
+const char *kv_param_within_budget(const kv_policy_t *p, const char *key, int or_equal);
 /* The parameter of P's policy called KEY, or NULL. */
 const kv_param_t *kv_policy_find_param(const kv_policy_ops_t *ops, const char *key, size_t key_len);
 

@@ -7,8 +7,6 @@
    The bounds are the per-page minimum and maximum of the real key values
    (the cached 12-bit keys times their own scales), so they bound the real
    scores. The prompt is read with full attention, as in the paper. */
-#include <stdio.h>
-
 #include "kv_attend.h"
 #include "kv_policy.h"
 #include "kv_slots.h"
@@ -25,11 +23,8 @@ static void defaults(kv_policy_t *p) {
 }
 
 static const char *settle(kv_policy_t *p, int slots) {
-  static char why[64];
   (void)slots;
-  if (p->v[PAGE] <= p->budget) return 0;
-  snprintf(why, sizeof why, "page=%ld must be at most the budget (%d)", (long)p->v[PAGE], p->budget);
-  return why;
+  return kv_param_within_budget(p, "page", 1);
 }
 
 static int capacity(const kv_policy_t *p, int slots) {

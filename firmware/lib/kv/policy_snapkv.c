@@ -28,14 +28,11 @@ static void defaults(kv_policy_t *p) {
 }
 
 static const char *settle(kv_policy_t *p, int slots) {
-  static char why[80];
+  static char why[48];
+  const char *window = kv_param_within_budget(p, "window", 0);
   (void)slots;
-  if (p->v[WINDOW] >= p->budget)
-    snprintf(why, sizeof why, "window=%ld must be below the budget (%d)", (long)p->v[WINDOW], p->budget);
-  else if (!(p->v[KERNEL] & 1))
-    snprintf(why, sizeof why, "kernel=%ld must be odd (1..63)", (long)p->v[KERNEL]);
-  else
-    return 0;
+  if (window || p->v[KERNEL] & 1) return window;
+  snprintf(why, sizeof why, "kernel=%ld must be odd (1..63)", (long)p->v[KERNEL]);
   return why;
 }
 

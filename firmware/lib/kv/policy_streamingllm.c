@@ -2,8 +2,6 @@
    Models with Attention Sinks"): the first SINKS positions (the attention
    sinks, 4 in the paper) and the most recent budget - SINKS; the victim is
    the oldest position after the sinks. */
-#include <stdio.h>
-
 #include "kv_policy.h"
 #include "kv_slots.h"
 
@@ -19,11 +17,8 @@ static void defaults(kv_policy_t *p) {
 }
 
 static const char *settle(kv_policy_t *p, int slots) {
-  static char why[64];
   (void)slots;
-  if (p->v[SINKS] < p->budget) return 0;
-  snprintf(why, sizeof why, "sinks=%ld must be below the budget (%d)", (long)p->v[SINKS], p->budget);
-  return why;
+  return kv_param_within_budget(p, "sinks", 0);
 }
 
 static int is_sink(const kv_cache_t *kv, int h, int slot, int pos) {

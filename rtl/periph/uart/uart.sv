@@ -1,6 +1,10 @@
-// UART with RX/TX FIFOs, a programmable divisor and a level interrupt.
-// Registers: see the UART block in rtl/soc/regmap.toml. The bus hands over
-// a registered request; reads are answered in the same cycle.
+// UART with RX/TX FIFOs, a programmable divisor, a level interrupt and
+// receive flow control: rts_no goes high (stop sending) while the receive
+// FIFO has room for only two more bytes, so a host that honours it (the
+// simulator's line model; an adapter with RTS/CTS) loses nothing while the
+// firmware is not reading. Registers: see the UART block in
+// rtl/soc/regmap.toml. The bus hands over a registered request; reads are
+// answered in the same cycle.
 module uart #(
   parameter int unsigned FifoDepth      = 32,
   parameter logic [15:0] DivisorDefault = 16'd434
@@ -11,6 +15,7 @@ module uart #(
   output soc_bus_pkg::bus_rsp_t rsp_o,
   input  logic                  rx_i,
   output logic                  tx_o,
+  output logic                  rts_no,
   output logic                  irq_o
 );
 
@@ -129,6 +134,7 @@ module uart #(
     end
   end
 
-  assign irq_o = (irq_enable_q[0] && !rx_empty) || (irq_enable_q[1] && tx_empty);
+  assign irq_o  = (irq_enable_q[0] && !rx_empty) || (irq_enable_q[1] && tx_empty);
+  assign rts_no = (rx_level >= LevelW'(FifoDepth - 2));
 
 endmodule : uart
