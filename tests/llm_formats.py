@@ -1,5 +1,6 @@
 """Writers of the llama2.c v1 (fp32) and v2 (Q8_0) checkpoint layouts, used
-to test the converter's readers: they re-export a legacy v0 checkpoint."""
+to test the converter's readers (they re-export a legacy v0 checkpoint), and
+llama2.c's tokenizer, the reference for the firmware's encoder."""
 import struct
 
 import numpy as np
@@ -49,3 +50,38 @@ def write_v2(path, params, w, group=64):
             scales.append(s.astype("<f4"))
         for s in scales:
             f.write(s.tobytes())
+
+
+def read_tokenizer(path):
+    """llama2.c tokenizer.bin: (pieces, float scores)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    at, pieces, scores = 4, [], []
+    while at < len(data):
+        score, length = struct.unpack_from("<fi", data, at)
+        pieces.append(data[at + 8:at + 8 + length].decode("utf-8", "replace"))
+        scores.append(score)
+        at += 8 + length
+    return pieces, scores
+
+
+def llama2c_encode(pieces, scores, text):
+    """llama2.c's encode() (BOS, dummy space, code points or bytes + 3, then
+    the best-scoring pair, leftmost of equals, until none merges): the
+    reference the firmware's heap encoder must match token for token."""
+    ids = {p: i for i, p in enumerate(pieces)}
+    tokens = [1] + ([ids[" "]] if text and " " in ids else [])
+    for ch in text:
+        if ch in ids:
+            tokens.append(ids[ch])
+        else:
+            tokens.extend(b + 3 for b in ch.encode("utf-8"))
+    while True:
+        best, at = None, -1
+        for i in range(len(tokens) - 1):
+            merged = ids.get(pieces[tokens[i]] + pieces[tokens[i + 1]])
+            if merged is not None and (best is None or scores[merged] > scores[best]):
+                best, at = merged, i
+        if best is None:
+            return tokens
+        tokens[at:at + 2] = [best]

@@ -2,10 +2,12 @@
 published reference text, the integer path against fp32, bad input, and the
 SoC in the simulator producing the host's tokens."""
 import os
+import random
 import re
 import struct
 import tempfile
 
+import llm_formats
 from registry import registry
 from soc_console import console_session
 
@@ -332,6 +334,52 @@ def collect(build, run):
               and "prompt: 16 bytes" in out and "cycles/token decode" in out and "error" not in out.replace(
                   "error: the prompt (16 bytes) needs more positions", ""))
         return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
+
+    @add("soc-ctrl-c-stops-a-story")
+    def _():
+        # Ctrl-C, piped right behind the command, ends a 400-token story
+        # within a token and the console goes on; at the prompt it abandons
+        # the line typed so far.
+        script = b"story -n 400 Once upon a time\n\x03stats\nabc\x03model\nexit 0\n"
+        rc, out, err = run([os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "llm.elf")],
+                           300, script)
+        out = out.replace("\r\n", "\n")
+        m = re.search(r"stopped by Ctrl-C after (\d+) tokens", out)
+        ok = (rc == 0 and m and int(m.group(1)) <= 8 and "> stats\nstats: prompt" in out
+              and "> abc^C\n> model\nmodel: dim 64" in out and "unknown" not in out)
+        return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
+
+    @add("encoder-matches-llama2c")
+    def _():
+        # Token for token with llama2.c's quadratic merge loop over the
+        # tokenizer's float scores: random word salads, byte fallback,
+        # characters that tie, and a 2 KB prompt.
+        pieces, scores = llm_formats.read_tokenizer(tok)
+        rng = random.Random(7)
+        words = [p.strip() for p in pieces[259:] if p.strip()]
+        texts = ["", "a", "Once upon a time", "  two  spaces ", "caf\u00e9 \u2603 \U0001F600", "\t\n",
+                 "aaaaaaaaaaaaaaaaaaaaaa", " ".join(rng.choice(words) for _ in range(400))]
+        texts += [c * n for c in "aeiolnst" for n in (3, 4, 5, 7)]  # equal pairs: the leftmost first
+        texts += ["".join(rng.choice(words + [" ", " ", ",", "."]) for _ in range(rng.randrange(1, 40)))
+                  for _ in range(40)]
+        for text in texts:
+            rc, out, err = run([host, image, "--encode", "-i", text], 60)
+            want = llm_formats.llama2c_encode(pieces, scores, text)
+            got = [int(t) for t in out.split()[1:]] if rc == 0 else None
+            if got != want:
+                return False, f"text {text[:80]!r}: rc={rc}\nwant {want[:30]}\ngot  {(got or [])[:30]}\n{err}"
+        return True, f"{len(texts)} prompts"
+
+    @add("soc-long-prompt-answers-at-once")
+    def _():
+        # 2975 bytes of prompt (1057 tokens) pass the early length bound (a
+        # piece covers up to 7 bytes) and are encoded on the SoC in O(n log n):
+        # an answer in seconds; llama2.c's loop needed some 1e9 cycles.
+        line = "prompt add " + " ".join(["the little dog ran to the park"] * 4)
+        script = "".join(line + "\n" for _ in range(24)) + "story -n 512\nprompt\nexit 0\n"
+        rc, out, err = console_session(run, build, "llm.elf", script, tmp)
+        ok = rc == 0 and "needs more positions than the 512" in out and "prompt: 2975 bytes" in out
+        return ok, f"rc={rc}\n{out[-800:]}{err[-300:]}"
 
     @add("host-empty-prompt")
     def _():

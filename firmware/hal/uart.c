@@ -9,6 +9,13 @@ static volatile uint8_t rx_ring[RX_RING_SIZE];
 static volatile uint32_t rx_head, rx_tail; /* free-running; head written only by the ISR */
 static volatile bool rx_paused; /* the ring was full: the FIFO is left to fill, RTS stops the host */
 static bool rx_buffered;
+/* Ctrl-C stays in the byte stream (a line editor sees it in order) and is
+   also counted, so a busy program can poll for it; one taken that way is
+   skipped when the stream reaches it. */
+static volatile uint32_t ctrl_c_seen; /* written only by the ISR */
+static uint32_t ctrl_c_handled, ctrl_c_skip;
+
+#define CTRL_C 0x03
 
 /* Drains the receive FIFO into the ring; with the ring full it stops and
    masks itself, so the bytes wait in the FIFO (and, once it is nearly
@@ -20,7 +27,9 @@ static void uart_rx_isr(void) {
       UART_IRQ_ENABLE = 0;
       return;
     }
-    rx_ring[rx_head % RX_RING_SIZE] = (uint8_t)(UART_DATA & UART_DATA_BYTE_MASK);
+    uint8_t byte = (uint8_t)(UART_DATA & UART_DATA_BYTE_MASK);
+    if (byte == CTRL_C) ctrl_c_seen++;
+    rx_ring[rx_head % RX_RING_SIZE] = byte;
     rx_head++;
   }
 }
@@ -42,7 +51,7 @@ void uart_putc(char c) {
 }
 
 int uart_try_getc(void) {
-  if (rx_buffered) {
+  while (rx_buffered) {
     if (rx_tail == rx_head) return -1;
     int c = rx_ring[rx_tail % RX_RING_SIZE];
     rx_tail++;
@@ -50,7 +59,12 @@ int uart_try_getc(void) {
       rx_paused = false;
       UART_IRQ_ENABLE = UART_IRQ_ENABLE_RX_VALID_MASK;
     }
-    return c;
+    if (c != CTRL_C) return c;
+    if (ctrl_c_skip == 0) {
+      ctrl_c_handled++;
+      return c;
+    }
+    ctrl_c_skip--;
   }
   uint32_t d = UART_DATA;
   return (d & UART_DATA_RX_EMPTY_MASK) ? -1 : (int)(d & UART_DATA_BYTE_MASK);
@@ -61,6 +75,13 @@ int uart_getc(void) {
   while ((c = uart_try_getc()) < 0) {
   }
   return c;
+}
+
+bool uart_take_interrupt(void) {
+  if (ctrl_c_seen == ctrl_c_handled) return false;
+  ctrl_c_handled++;
+  ctrl_c_skip++;
+  return true;
 }
 
 void uart_flush(void) {

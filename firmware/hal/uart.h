@@ -16,5 +16,9 @@ uint32_t uart_take_errors(void);
    arriving while the program is busy (printing, computing) is kept. Needs
    interrupts enabled globally. */
 void uart_rx_buffer_enable(void);
+/* Whether a Ctrl-C arrived that nobody has read or taken (buffered mode), so
+   a long computation can poll for it without reading the input; the one
+   taken is then skipped in the byte stream. */
+bool uart_take_interrupt(void);
 
 #endif

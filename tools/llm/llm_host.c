@@ -1,9 +1,10 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
-                   [-i prompt] [--ids] [--kv unicaim [--top-k K] [--ideal | --digital]]
+                   [-i prompt] [--ids] [--encode] [--kv unicaim [--top-k K] [--ideal | --digital]]
                    [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
-   test compares against). --kv unicaim attends through the UniCAIM golden
+   test compares against); --encode prints only the prompt's tokens that
+   way. --kv unicaim attends through the UniCAIM golden
    model (one bank per layer and KV head, a slot per position), as the SoC's
    "kv unicaim K" does through the block; --sigma sets its cell variation,
    --slices its cells per key component (a simulator built with that DIM).
@@ -30,13 +31,14 @@ typedef struct {
   int tokens[65536];
 } emit_ctx_t;
 
-static void emit(int token, const char *text, void *ctx) {
+static int emit(int token, const char *text, void *ctx) {
   emit_ctx_t *c = ctx;
   if (c->count < 65536) c->tokens[c->count++] = token;
   if (!c->ids) {
     fputs(text, stdout);
     fflush(stdout);
   }
+  return 0;
 }
 
 static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
@@ -46,7 +48,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
     return 2;
   }
-  int steps = 256, ids = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1;
+  int steps = 256, ids = 0, encode_only = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1;
   kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
   kv_policy_t policy;
@@ -55,6 +57,7 @@ int main(int argc, char **argv) {
   const char *prompt = "";
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--ids")) ids = 1;
+    else if (!strcmp(argv[i], "--encode")) encode_only = 1;
     else if (i + 1 < argc && !strcmp(argv[i], "-n")) steps = atoi(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "-t")) temperature = q16(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "-p")) topp = q16(argv[++i]);
@@ -126,15 +129,26 @@ int main(int argc, char **argv) {
   llm_sampler_init(&sampler, model.vocab_size, temperature, topp, seed, probs, order);
 
   /* The encoder starts from one token per byte, then merges. */
-  size_t room = strlen(prompt) + 2 > (size_t)model.seq_len ? strlen(prompt) + 2 : (size_t)model.seq_len;
+  size_t room = strlen(prompt) + 2;
   int *tokens = malloc(sizeof(int) * room);
-  char work[4096];
-  int n = llm_encode(&model, prompt, 1, tokens, (int)room, work, sizeof work);
+  size_t work_bytes = llm_encode_work_bytes(&model, strlen(prompt));
+  char *work = malloc(work_bytes);
+  int n = llm_encode(&model, prompt, 1, tokens, (int)room, work, work_bytes);
   if (n == LLM_ENCODE_UNKNOWN) {
     fprintf(stderr, "llm_host: the prompt has a character this model's vocabulary cannot encode\n");
     return 2;
   }
-  if (n < 0 || n > steps) {
+  if (n < 0) {
+    fprintf(stderr, "llm_host: the prompt is longer than the encoder takes (%d bytes)\n", LLM_ENCODE_MAX_BYTES);
+    return 2;
+  }
+  if (encode_only) {
+    printf("TOKENS");
+    for (int k = 0; k < n; k++) printf(" %d", tokens[k]);
+    printf("\n");
+    return 0;
+  }
+  if (n > steps) {
     fprintf(stderr, "llm_host: the prompt is longer than the context (%d positions)\n", steps);
     return 2;
   }

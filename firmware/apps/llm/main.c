@@ -34,15 +34,25 @@
 #ifndef LLM_MAX_CONTEXT
 #define LLM_MAX_CONTEXT 0
 #endif
+#ifndef LLM_MAX_PIECE
+#define LLM_MAX_PIECE 64 /* the longest tokenizer piece the console encodes with */
+#endif
 
 extern const uint8_t llm_model_image[], llm_model_image_end[];
 
 static llm_model_t model;
 static llm_state_t state;
 static uint32_t arena[LLM_ARENA_BYTES / 4];
-static int32_t probs[LLM_MAX_VOCAB];
-static uint16_t order[LLM_MAX_VOCAB];
-static char work[2048];
+/* The sampler's buffers and the encoder's share memory: a story encodes its
+   prompt before the sampler starts. */
+static union {
+  struct {
+    int32_t probs[LLM_MAX_VOCAB];
+    uint16_t order[LLM_MAX_VOCAB];
+  } sampler;
+  uint16_t encoder[(2 * LLM_MAX_PIECE + 4 + 10 * (LLM_PROMPT_BYTES + 2)) / 2];
+} scratch;
+static char work[512]; /* a policy's description */
 static char prompt_text[LLM_PROMPT_BYTES]; /* gathered by `prompt add`, used by the next story */
 static size_t prompt_len;
 static int prompt_tokens[sizeof prompt_text + 2]; /* the encoder starts from one token per byte */
@@ -56,11 +66,13 @@ typedef struct {
 } emit_ctx_t;
 static emit_ctx_t emitted;
 
-static void emit(int token, const char *text, void *ctx) {
+/* Streams a token; a Ctrl-C from the terminal stops the story. */
+static int emit(int token, const char *text, void *ctx) {
   emit_ctx_t *c = ctx;
   if (c->count < (int)(sizeof c->tokens / sizeof c->tokens[0])) c->tokens[c->count++] = token;
   fputs(text, stdout);
   fflush(stdout);
+  return uart_take_interrupt();
 }
 
 static void print_fixed(const char *label, uint64_t milli) {
@@ -190,7 +202,7 @@ static int cmd_story(int argc, char **argv) {
     return -1;
   }
   int n = llm_encode(&model, prompt_text, 1, prompt_tokens, (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]),
-                     work, sizeof work);
+                     (char *)scratch.encoder, sizeof scratch.encoder);
   if (n == LLM_ENCODE_UNKNOWN || n < 0 || n > steps) {
     if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
     else printf("error: the prompt needs more positions than the %ld asked for (context %d)\n", (long)steps,
@@ -203,7 +215,8 @@ static int cmd_story(int argc, char **argv) {
   prompt_text[0] = '\0';
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, (int32_t)(((int64_t)temp_milli << 16) / 1000),
-                   (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed, probs, order);
+                   (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed,
+                   scratch.sampler.probs, scratch.sampler.order);
   emitted.count = 0;
   memset(state.phase_cycles, 0, sizeof state.phase_cycles);
   ucm_counters_t before;
@@ -211,6 +224,7 @@ static int cmd_story(int argc, char **argv) {
   llm_gen_stats_t stats;
   llm_generate(&state, &sampler, prompt_tokens, n, (int)steps, emit, &emitted, &stats);
   printf("\n");
+  if (stats.stopped) printf("story: stopped by Ctrl-C after %d tokens\n", stats.generated);
   if (show_ids) {
     printf("TOKENS");
     for (int k = 0; k < emitted.count; k++) printf(" %d", emitted.tokens[k]);
@@ -255,7 +269,7 @@ static int cmd_bench(int argc, char **argv) {
     if (want[i] > last) last = want[i];
   }
   llm_sampler_t sampler;
-  llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, probs, order);
+  llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, scratch.sampler.probs, scratch.sampler.order);
   int token = LLM_TOKEN_BOS;
   uint64_t prefill = 0;
   for (int pos = 0; pos <= last; pos++) {
@@ -420,7 +434,7 @@ static const cmd_t commands[] = {
     {"help", "", "this list", console_cmd_help},
     {"model", "", "the model's shape", cmd_model},
     {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
-    {"story", "[-n N] [-t T] [-p P] [-s S] [--ids] [prompt]", "generate (greedy unless -t > 0)", cmd_story},
+    {"story", "[-n N] [-t T] [-p P] [-s S] [--ids] [prompt]", "generate (greedy unless -t > 0); Ctrl-C stops it", cmd_story},
     {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
@@ -442,9 +456,14 @@ int main(void) {
     return 3;
   }
   if (LLM_MAX_CONTEXT && model.seq_len > LLM_MAX_CONTEXT) model.seq_len = LLM_MAX_CONTEXT;
-  if (llm_state_bytes(&model) > sizeof arena || model.vocab_size > (int)(sizeof probs / sizeof probs[0])) {
+  if (llm_state_bytes(&model) > sizeof arena || model.vocab_size > LLM_MAX_VOCAB) {
     printf("error: the model needs %lu bytes of state; this build has %lu\n",
            (unsigned long)llm_state_bytes(&model), (unsigned long)sizeof arena);
+    return 3;
+  }
+  if (llm_encode_work_bytes(&model, sizeof prompt_text - 1) > sizeof scratch.encoder) {
+    printf("error: the tokenizer's pieces (up to %d bytes) are longer than this build encodes (%d)\n",
+           model.max_token_length, LLM_MAX_PIECE);
     return 3;
   }
   llm_state_init(&state, &model, arena);

@@ -37,7 +37,8 @@ void console_print_help(const cmd_t *table) {
 /* Bytes of a line that were not printable ASCII (reported after it). */
 static unsigned dropped;
 
-/* Reads a line with echo and backspace. Returns false when it was too long
+/* Reads a line with echo and backspace; Ctrl-C abandons it (an empty line).
+   Returns false when it was too long
    (the rest of it is swallowed). Printable ASCII only: a terminal's escape
    sequences (arrow keys: ESC [ ... final byte) are swallowed whole, other
    bytes are dropped and counted. */
@@ -57,6 +58,11 @@ static bool read_line(char *buf, unsigned size) {
     if (c == 0x1b) {
       escape = 1;
       continue;
+    }
+    if (c == 0x03) { /* Ctrl-C: the line is abandoned */
+      printf("^C\n");
+      buf[0] = '\0';
+      return true;
     }
     if (c == '\n' && after_cr) {
       after_cr = false;

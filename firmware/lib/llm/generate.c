@@ -6,7 +6,7 @@ int llm_generate(llm_state_t *s, llm_sampler_t *sampler, const int *prompt, int 
                  llm_emit_fn emit, void *ctx, llm_gen_stats_t *stats) {
   const llm_model_t *m = s->model;
   stats->prompt_tokens = n_prompt;
-  stats->generated = 0;
+  stats->generated = stats->stopped = 0;
   stats->prefill_cycles = stats->decode_cycles = 0;
   if (n_prompt < 1 || n_prompt > steps || steps > m->seq_len) return -1;
   for (int i = 0; i < n_prompt; i++) {
@@ -27,7 +27,10 @@ int llm_generate(llm_state_t *s, llm_sampler_t *sampler, const int *prompt, int 
       stats->generated++;
     }
     if (next == LLM_TOKEN_BOS) break; /* llama2.c's end of text */
-    emit(next, llm_decode(m, token, next, byte_buf), ctx);
+    if (emit(next, llm_decode(m, token, next, byte_buf), ctx)) {
+      stats->stopped = 1;
+      break;
+    }
     token = next;
   }
   return 0;

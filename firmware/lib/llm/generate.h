@@ -8,10 +8,12 @@
 #include "sampler.h"
 #include "transformer.h"
 
-typedef void (*llm_emit_fn)(int token, const char *text, void *ctx);
+/* Called with each token after the first; nonzero stops the story there. */
+typedef int (*llm_emit_fn)(int token, const char *text, void *ctx);
 
 typedef struct {
   int prompt_tokens, generated;
+  int stopped; /* the emit function asked to stop */
   uint64_t prefill_cycles, decode_cycles; /* from the state's clock, if any */
 } llm_gen_stats_t;
 

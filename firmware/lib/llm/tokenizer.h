@@ -1,5 +1,6 @@
 /* Byte-pair tokenizer of llama2.c's tokenizer.bin, read from the model
-   image: encoding merges the best-scoring adjacent pair until none is left
+   image: encoding merges the best-scoring adjacent pair (the leftmost of
+   equals) until none is left, as llama2.c does but in O(n log n) with a heap
    (integer score keys, so host and SoC agree), with byte fallback; decoding
    drops the space after BOS and turns <0xHH> pieces into bytes. */
 #ifndef LLM_TOKENIZER_H
@@ -15,13 +16,19 @@
 #define LLM_ENCODE_TOO_LONG (-1)
 #define LLM_ENCODE_UNKNOWN (-2)
 
+/* Longest text llm_encode takes (its node indices are 16-bit). */
+#define LLM_ENCODE_MAX_BYTES 65000
+
 /* Encodes TEXT (NUL-terminated) into TOKENS (room for MAX_TOKENS), with BOS
    first when BOS is set. Returns the count, LLM_ENCODE_TOO_LONG when the text
-   needs more than MAX_TOKENS tokens (or WORK is too small), or
+   needs more than MAX_TOKENS tokens before merging (one per character; or
+   WORK is too small, or TEXT longer than LLM_ENCODE_MAX_BYTES), or
    LLM_ENCODE_UNKNOWN for a character that is neither a piece nor a byte token
-   of the vocabulary. WORK must hold max_token_length * 2 + 3 bytes. */
+   of the vocabulary. WORK (2-byte aligned) must hold
+   llm_encode_work_bytes(m, strlen(text)) bytes. */
 int llm_encode(const llm_model_t *m, const char *text, int bos, int *tokens, int max_tokens,
                char *work, size_t work_bytes);
+size_t llm_encode_work_bytes(const llm_model_t *m, size_t text_bytes);
 
 /* The text of TOKEN after PREV (NUL-terminated, in BYTE_BUF when it is a byte
    token). */
