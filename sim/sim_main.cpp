@@ -3,6 +3,10 @@
 //               [--profile FILE]
 // The UART is connected to stdin/stdout, or to a pseudo-terminal whose path
 // is printed so that a host program can talk to the SoC as to a board.
+// While the core sleeps in wfi with only the UART able to wake it and both
+// lines quiet, the harness waits for the host's input instead of simulating
+// idle cycles (those cycles would only count how long the person typed);
+// at the end of stdin it then ends the run, with status 0.
 #include <fcntl.h>
 #include <poll.h>
 #include <termios.h>
@@ -44,6 +48,7 @@ namespace {
 constexpr uint32_t kRomBase = ROM_BASE, kRomBytes = SIM_ROM_BYTES;
 constexpr uint32_t kRamBase = RAM_BASE, kRamBytes = SIM_RAM_BYTES;
 constexpr int kExitUsage = 2, kExitTimeout = 124;
+constexpr unsigned kQuietCycles = 16;
 
 [[noreturn]] void fail(const std::string &msg) {
   std::fprintf(stderr, "unicaim-sim: %s\n", msg.c_str());
@@ -138,10 +143,25 @@ struct HostPort {
     return 0;
   }
 
+  // Sleeps until input may be waiting, at most MS milliseconds.
+  void wait_input(int ms) {
+    pollfd p{in_fd, POLLIN, 0};
+    if (!in_open || poll(&p, 1, ms) < 0 || !(p.revents & POLLIN)) {
+      if (in_open && in_fd != 0) usleep(ms * 1000);  // a pty without a client: POLLHUP at once
+    }
+  }
+
   void put(uint8_t b) {
     if (write(out_fd, &b, 1) < 0) { /* host went away: keep simulating */ }
   }
 };
+
+// The core sleeps in wfi, the timer cannot wake it and the UART has sent
+// everything: only the host's next byte can change anything.
+bool waits_for_uart(const Vsoc_top___024root *root) {
+  return root->soc_top__DOT__u_core__DOT__ex_sleep && !root->soc_top__DOT__u_core__DOT__u_csr__DOT__mtie_q &&
+         root->soc_top__DOT__u_uart__DOT__tx_idle;
+}
 
 }  // namespace
 
@@ -195,6 +215,7 @@ int main(int argc, char **argv) {
   uint64_t cycle = 0;
   int exit_code = kExitTimeout;
   bool timed_out = false;
+  unsigned quiet_cycles = 0;
   for (;;) {
     top->clk_i = 1;
     top->eval();
@@ -216,7 +237,6 @@ int main(int argc, char **argv) {
       size_t n = host.poll_bytes(chunk, sizeof chunk - uart.queued());
       for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
     }
-
     if (top->exit_valid_o) {
       exit_code = int(top->exit_code_o);
       break;
@@ -225,6 +245,20 @@ int main(int argc, char **argv) {
       timed_out = true;
       break;
     }
+    // Quiet for a few cycles: a store in flight (an exit) lands first.
+    quiet_cycles = waits_for_uart(top->rootp) && uart.idle() ? quiet_cycles + 1 : 0;
+    if (quiet_cycles >= kQuietCycles) {
+      if (!host.in_open) {
+        std::fprintf(stderr, "unicaim-sim: end of input while the program waits for more\n");
+        exit_code = 0;
+        break;
+      }
+      host.wait_input(100);
+      uint8_t chunk[16];
+      size_t n = host.poll_bytes(chunk, sizeof chunk);
+      for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
+    }
+
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (trace) trace->close();

@@ -15,6 +15,8 @@ class UartModel {
   uint8_t tick(uint8_t tx_line, bool cts, bool *got, uint8_t *out);
   void send(uint8_t byte) { to_soc_.push_back(byte); }
   size_t queued() const { return to_soc_.size(); }
+  // Nothing on either line and nothing left to send.
+  bool idle() const { return to_soc_.empty() && rx_bit_ < 0 && !tx_busy_; }
 
  private:
   uint32_t div_;

@@ -5,6 +5,7 @@ import re
 import struct
 import subprocess
 import tempfile
+import time
 
 from registry import registry
 
@@ -99,6 +100,31 @@ def collect(build, run):
         rc, out, err = sim_run(os.path.join(fw, "llm.elf"), script, timeout=600)
         ok = rc == 0 and out.count("model: dim 64") == 61 and "lost" not in out and "bye" in out
         return ok, f"rc={rc}\n{out[-800:]}{err}"
+
+    @add("sim-ends-at-end-of-input")
+    def _():
+        # No exit command: once the console waits for more input than stdin
+        # has, the run ends (status 0) instead of simulating forever.
+        rc, out, err = sim_run(os.path.join(fw, "console.elf"), b"echo hi\n", timeout=120)
+        return rc == 0 and "hi" in out and "end of input" in err, f"rc={rc}\n{out[-400:]}{err}"
+
+    @add("sim-idles-while-the-console-waits")
+    def _():
+        # 3 s with the console waiting on an open stdin: the core sleeps in
+        # wfi and the harness waits for input, so almost no cycles pass (the
+        # old busy loop simulated millions per second).
+        p = subprocess.Popen([sim, "--elf", os.path.join(fw, "console.elf")], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            time.sleep(3)
+            out, err = p.communicate(b"exit 5\n", timeout=120)
+        finally:
+            if p.poll() is None:
+                p.kill()
+        err = err.decode(errors="replace")
+        m = SIM_LINE.search(err)
+        cycles = int(re.search(r"cycles=(\d+)", err).group(1)) if m else None
+        return p.returncode == 5 and cycles is not None and cycles < 500000, f"rc={p.returncode} cycles={cycles}\n{err}"
 
     @add("uartctl-bad-input-ends-cleanly")
     def _():
@@ -286,8 +312,7 @@ def collect(build, run):
 
     @add("sim-max-cycles-reached")
     def _():
-        rc, out, err = run([sim, "--elf", os.path.join(fw, "console.elf"), "--max-cycles", "200000"], 60,
-                           b"")
+        rc, out, err = run([sim, "--elf", os.path.join(fw, "cpubench.elf"), "--max-cycles", "200000"], 60)
         ok = rc == 124 and "did not finish within --max-cycles 200000" in err and \
             "SIM cycles=200000 " in err and SIM_LINE.search(err) is not None
         return ok, f"rc={rc}\n{err}"

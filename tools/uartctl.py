@@ -385,6 +385,9 @@ def main():
         p.add_argument("--timeout", type=float, default=120.0, help="seconds the SoC may stay silent")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("uartctl: terminated"))  # unwinds: the simulator ends
+    # Ctrl-C even when started from a shell that ignores SIGINT (a background
+    # job inherits SIG_IGN, and Python then leaves it ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if args.timeout <= 0:
         ap.error("--timeout must be positive")
     try:

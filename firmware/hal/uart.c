@@ -1,5 +1,6 @@
 #include "uart.h"
 
+#include "csr.h"
 #include "irq.h"
 #include "soc_regs.h"
 
@@ -70,11 +71,18 @@ int uart_try_getc(void) {
   return (d & UART_DATA_RX_EMPTY_MASK) ? -1 : (int)(d & UART_DATA_BYTE_MASK);
 }
 
+/* Buffered, the core sleeps in wfi until the receive interrupt. The ring is
+   checked with interrupts masked, so a byte that arrives between the check
+   and wfi leaves its interrupt pending and wfi returns at once. */
 int uart_getc(void) {
-  int c;
-  while ((c = uart_try_getc()) < 0) {
+  for (;;) {
+    uint32_t mie = CSR_READ(mstatus) & MSTATUS_MIE;
+    CSR_CLEAR(mstatus, MSTATUS_MIE);
+    int c = uart_try_getc();
+    if (c < 0 && rx_buffered && mie) __asm__ volatile("wfi");
+    CSR_SET(mstatus, mie);
+    if (c >= 0) return c;
   }
-  return c;
 }
 
 bool uart_take_interrupt(void) {

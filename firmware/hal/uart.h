@@ -7,7 +7,7 @@
 
 void uart_set_baud(uint32_t baud);
 void uart_putc(char c);
-int uart_getc(void);      /* blocks */
+int uart_getc(void);      /* blocks (sleeping in wfi when buffered) */
 int uart_try_getc(void);  /* -1 when nothing has arrived */
 void uart_flush(void);    /* waits until the last bit has left */
 /* Receive errors since the last call (overrun, framing), cleared by reading. */

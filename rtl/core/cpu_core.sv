@@ -109,7 +109,8 @@ module cpu_core
   logic        wb_trap;
 
   // ---------------------------------------------------------------- traps
-  logic        trap, trap_irq, irq_pending;
+  logic        trap, trap_irq, irq_pending, irq_wake;
+  logic        ex_sleep /* verilator public_flat_rd */;  // the simulator idles the host on it
   logic [4:0]  trap_cause, irq_cause;
   logic [31:2] trap_pc;  // instructions are word-aligned
   logic [31:0] trap_tval, trap_vector, mepc;
@@ -366,8 +367,12 @@ module cpu_core
     .done_o   (div_done),
     .result_o (div_result)
   );
-  // A division occupies EX until its last iteration (a trap clears ex_valid).
-  assign ex_busy = ex_wait || (ex_valid_q && ex_dec_q.div && !div_done);
+  // A division occupies EX until its last iteration (a trap clears ex_valid);
+  // wfi until an interrupt that mie enables is pending. It then retires and
+  // the interrupt, if mstatus lets it, is taken on the next instruction, so
+  // mepc points past the wfi and the loop around it sees what the handler did.
+  assign ex_sleep = ex_go && ex_dec_q.wfi && !ex_ifault_q && !irq_wake && !wb_trap;
+  assign ex_busy  = ex_wait || (ex_valid_q && ex_dec_q.div && !div_done) || ex_sleep;
 
   // Loads, stores and jalr take the adder's sum straight, not through the
   // ALU's result mux: adder -> bus decode -> block-RAM enables is the longest
@@ -402,6 +407,7 @@ module cpu_core
     .ext_irq_i,
     .irq_pending_o  (irq_pending),
     .irq_cause_o    (irq_cause),
+    .irq_wake_o     (irq_wake),
     .instret_i      (ex_retire),
     .instret_undo_i (wb_trap),
     .time_i
@@ -440,7 +446,7 @@ module cpu_core
   end
 
   // Interrupts are taken on the instruction in EX, before it has any effect.
-  assign ex_irq_take = ex_go && irq_pending && !wb_trap;
+  assign ex_irq_take = ex_go && irq_pending && !wb_trap && !ex_dec_q.wfi;
   assign ex_trap     = ex_go && !wb_trap && (ex_irq_take || ex_exception);
   // ID already went to the target of jal and of predicted branches; EX
   // corrects a wrong guess and handles what ID cannot know.

@@ -36,6 +36,7 @@ module cpu_csr #(
   input  logic        ext_irq_i,
   output logic        irq_pending_o,
   output logic [4:0]  irq_cause_o,
+  output logic        irq_wake_o,     // an interrupt enabled in mie is pending (wfi ends)
 
   // Counters.
   input  logic        instret_i,      // an instruction retired this cycle
@@ -209,5 +210,7 @@ module cpu_csr #(
   // External interrupts take priority over timer interrupts.
   assign irq_pending_o = mie_q && ((meie_q && ext_irq_i) || (mtie_q && timer_irq_i));
   assign irq_cause_o   = (meie_q && ext_irq_i) ? cpu_pkg::IRQ_EXTERNAL : cpu_pkg::IRQ_TIMER;
+  // wfi wakes on what mie enables, whatever mstatus.MIE says (the privileged spec).
+  assign irq_wake_o    = (meie_q && ext_irq_i) || (mtie_q && timer_irq_i);
 
 endmodule : cpu_csr

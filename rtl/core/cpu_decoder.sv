@@ -144,7 +144,7 @@ module cpu_decoder
               12'h000: dec_o.ecall  = 1'b1;
               12'h001: dec_o.ebreak = 1'b1;
               12'h302: dec_o.mret   = 1'b1;
-              12'h105: ;  // WFI: a legal no-op; the loop around it waits.
+              12'h105: dec_o.wfi    = 1'b1;
               default: dec_o.illegal = 1'b1;
             endcase
           end

@@ -100,6 +100,7 @@ package cpu_pkg;
     logic        ecall;
     logic        ebreak;
     logic        mret;
+    logic        wfi;
     logic        fence_i;
     logic        illegal;
   } decoded_t;

@@ -1,6 +1,6 @@
 /* Interrupts: timer (mtime/mtimecmp) and external (sysctl SOFT_IRQ),
-   masking by mie and mstatus.MIE, mip, vectored mode, and an interrupt
-   arriving during a division. */
+   masking by mie and mstatus.MIE, mip, vectored mode, an interrupt
+   arriving during a division, and wfi sleeping until one is pending. */
 #include "test_env.h"
 #include "soc_regs.h"
 
@@ -147,6 +147,39 @@ TEST_BEGIN
   EXPECT(a0, 0x880)
   csrw mstatus, zero
   sw zero, SYSCTL_SOFT_IRQ_OFFSET(s1)
+  li t0, -1
+  sw t0, TIMER_MTIMECMP_HI_OFFSET(s0)
+  sw t0, TIMER_MTIMECMP_LO_OFFSET(s0)
+
+  CASE(10)  /* wfi ends on a source mie enables, with MIE clear: nothing taken */
+  li t0, 0x800
+  csrw mie, t0
+  li s6, 0
+  li t0, 1
+  sw t0, SYSCTL_SOFT_IRQ_OFFSET(s1)
+  wfi
+  EXPECT(s6, 0)
+  sw zero, SYSCTL_SOFT_IRQ_OFFSET(s1)
+
+  CASE(11)  /* the interrupt that ends wfi is taken after it: mepc is past the wfi */
+  li t0, 0x80
+  csrw mie, t0
+  lw a1, TIMER_MTIME_LO_OFFSET(s0)
+  lw a2, TIMER_MTIME_HI_OFFSET(s0)
+  addi a3, a1, 200
+  sltu t1, a3, a1
+  add a2, a2, t1
+  sw a2, TIMER_MTIMECMP_HI_OFFSET(s0)
+  sw a3, TIMER_MTIMECMP_LO_OFFSET(s0)
+  li s6, 0
+  csrsi mstatus, 8
+4:
+  wfi
+  EXPECT(s6, 1)
+  la t0, 4b + 4
+  bne s3, t0, fail
+  csrw mstatus, zero
+  csrw mie, zero
   j pass
 
   .align 2
