@@ -16,7 +16,7 @@ help:
 	@echo "  firmware        every firmware app into build/fw"
 	@echo "  llm-host        the host builds: llm_host, llm_eval, prune_eval, kv_soak"
 	@echo "  lint            verilator --lint-only -Wall over the RTL"
-	@echo "  fuzz            fuzz the console parser (FUZZ_SECONDS, 180)"
+	@echo "  fuzz            fuzz the console parser, the upload protocol and the converter (FUZZ_SECONDS each)"
 	@echo "  bench           every benchmark: BENCH lines into build/bench"
 	@echo "  bench-ucm       the array's emulation cost and the paper's modeled comparison"
 	@echo "  bench-prune     every pruning policy on the test sets, with plots and tables"
@@ -39,7 +39,7 @@ help:
 	@echo "  BOARD_APP=console         the firmware the bitstream starts"
 	@echo "  ALLOW_TIMING_FAIL=1       keep a bitstream that misses the clock"
 	@echo "  MODEL=... TOKENIZER=...   the llama2.c checkpoint and tokenizer (../shared/models)"
-	@echo "  FUZZ_SECONDS=180          how long make fuzz runs"
+	@echo "  FUZZ_SECONDS=180          how long make fuzz runs each target"
 
 include mk/deps.mk
 include mk/regmap.mk

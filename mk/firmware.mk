@@ -51,7 +51,7 @@ $(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))
 -include $(shell find $(FW_BUILD)/obj -name '*.d' 2>/dev/null)
 
 # The boot ROM program (UART bootloader), linked into ROM.
-BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/hal/timer.c firmware/lib/util/crc32.c
+BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/boot/boot_upload.c firmware/hal/timer.c firmware/lib/util/crc32.c
 $(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS)) linker/rom.ld
 	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld -Wl,--gc-sections \
 	  -Wl,--no-warn-rwx-segments $(filter %.o,$^) -lgcc -o $@

@@ -37,7 +37,7 @@ endef
 $(foreach tb,$(UNIT_TBS),$(eval $(call UNIT_TB_RULE,$(tb))))
 unit-tests: $(UNIT_BINS)
 
-TEST_DEPS := sim $(SIM_BIN_BOARD) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BIN) $(ULX3S_BIT) \
+TEST_DEPS := sim $(SIM_BIN_BOARD) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
              $(BUILD)/boards/arty-35t/stat.json
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv

@@ -6,6 +6,7 @@ import struct
 import subprocess
 import tempfile
 import time
+import zlib
 
 from registry import registry
 
@@ -217,6 +218,29 @@ def collect(build, run):
         os.makedirs(corpus, exist_ok=True)
         rc, out, err = run([os.path.join(build, "fuzz", "fuzz_console"), "-max_total_time=15", "-timeout=5",
                             "-max_len=200", "-seed=1", corpus], 120)
+        ok = rc == 0 and "Done " in err and "ERROR" not in err
+        return ok, f"rc={rc}\n{err[-1500:]}"
+
+    @add("upload-protocol-fuzz-15s")
+    def _():
+        # The bootloader's protocol (tests/fuzz/fuzz_upload.c's invariants),
+        # started from one good upload.
+        corpus = os.path.join(tmp, "upload-corpus")
+        os.makedirs(corpus, exist_ok=True)
+        image = bytes(range(8))
+        with open(os.path.join(corpus, "good"), "wb") as f:
+            f.write(b"UCHD" + struct.pack("<4I", 0x80000000, 8, zlib.crc32(image), 0x80000004) + image)
+        rc, out, err = run([os.path.join(build, "fuzz", "fuzz_upload"), "-max_total_time=15", "-timeout=5",
+                            "-max_len=8192", "-seed=1", corpus], 120)
+        ok = rc == 0 and "Done " in err and "ERROR" not in err
+        return ok, f"rc={rc}\n{err[-1500:]}"
+
+    @add("converter-fuzz-15s")
+    def _():
+        corpus = os.path.join(tmp, "convert-corpus")
+        rc, out, err = run([os.path.join(build, "fuzz", "venv", "bin", "python"),
+                            os.path.join(HERE, "fuzz", "fuzz_convert.py"), "-max_total_time=15",
+                            "-timeout=10", "-rss_limit_mb=4096", "-seed=1", corpus], 120)
         ok = rc == 0 and "Done " in err and "ERROR" not in err
         return ok, f"rc={rc}\n{err[-1500:]}"
 

@@ -491,7 +491,30 @@ def collect(build, run):
 
     @add("convert-vocab-too-large")
     def _():
-        return convert_fails(patched("vocab.bin", 20, "<i", 70000), "at most 65535")
+        return convert_fails(patched("vocab.bin", 20, "<i", 70000), "above the firmware's limit of 65535")
+
+    @add("convert-context-too-long")
+    def _():
+        return convert_fails(patched("seq.bin", 24, "<i", 100000), "seq_len 100000 is above the firmware's limit")
+
+    @add("convert-bad-tokenizer-fields")
+    def _():
+        # The longest-piece field and a score, each made impossible.
+        with open(tok, "rb") as f:
+            good = f.read()
+        report, ok = [], True
+        for name, at, fmt, value, want in (("maxlen", 0, "<I", 5000, "max token length 5000 is outside"),
+                                           ("score", 4, "<f", float("nan"), "token 0 has a non-finite score")):
+            data = bytearray(good)
+            struct.pack_into(fmt, data, at, value)
+            path = os.path.join(tmp, f"tok_{name}.bin")
+            with open(path, "wb") as g:
+                g.write(data)
+            rc, out, err = run([PY, convert, model, path, "-o", os.path.join(tmp, "x.ucm")], 60)
+            good_case = rc != 0 and want in err and "Traceback" not in err
+            ok = ok and good_case
+            report.append(f"{name}: rc={rc} {err.strip()}")
+        return ok, "\n".join(report)
 
     @add("convert-unwritable-output")
     def _():

@@ -17,6 +17,7 @@ v2 int8 ("ak42" magic, 256-byte header). The image holds:
   * a CRC-32 over the whole image (computed with the field zeroed).
 """
 import argparse
+import math
 import struct
 import sys
 import zlib
@@ -45,7 +46,11 @@ def read_bytes(path, what):
 
 def read_checkpoint(path):
     """Return (config dict, weights dict of float32 arrays)."""
-    data = read_bytes(path, "checkpoint")
+    return parse_checkpoint(read_bytes(path, "checkpoint"), path)
+
+
+def parse_checkpoint(data, path):
+    """read_checkpoint's work on the file's bytes (PATH names it in errors)."""
     if len(data) < 28:
         raise ConvertError(f"'{path}' is too short for a llama2.c header ({len(data)} bytes)")
     magic = struct.unpack_from("<I", data, 0)[0]
@@ -136,26 +141,41 @@ def read_checkpoint(path):
     return cfg, w
 
 
+# What the firmware's model loader takes (firmware/lib/llm/llm_model.c,
+# llm_model.h): refused here rather than written into an image it refuses.
+LIMITS = dict(dim=4096, hidden_dim=16384, n_layers=32, n_heads=4096, n_kv_heads=4096, vocab_size=65535,
+              seq_len=65536)
+MAX_HEAD_SIZE, MAX_TOKEN_LENGTH = 128, 1024
+
+
 def check_config(cfg, path):
-    for key in ("dim", "hidden_dim", "n_layers", "n_heads", "n_kv_heads", "vocab_size", "seq_len"):
+    for key, limit in LIMITS.items():
         if not 0 < cfg[key] <= 1 << 20:
             raise ConvertError(f"'{path}': implausible {key} = {cfg[key]} (wrong format?)")
-    if cfg["vocab_size"] > 65535:
-        raise ConvertError(f"'{path}': vocab_size {cfg['vocab_size']} is above the image's 16-bit token ids "
-                           "(at most 65535)")
+        if cfg[key] > limit:
+            what = " (16-bit token ids)" if key == "vocab_size" else ""
+            raise ConvertError(f"'{path}': {key} {cfg[key]} is above the firmware's limit of {limit}{what}")
+    if cfg["vocab_size"] <= 3:
+        raise ConvertError(f"'{path}': vocab_size {cfg['vocab_size']} leaves no room beside <unk>, BOS and EOS")
     if cfg["dim"] % cfg["n_heads"] or cfg["n_heads"] % cfg["n_kv_heads"]:
         raise ConvertError(f"'{path}': inconsistent dimensions: dim {cfg['dim']}, heads {cfg['n_heads']}, "
                            f"kv heads {cfg['n_kv_heads']}")
-    if (cfg["dim"] // cfg["n_heads"]) % 8:
+    if (cfg["dim"] // cfg["n_heads"]) % 8 or cfg["dim"] // cfg["n_heads"] > MAX_HEAD_SIZE:
         raise ConvertError(f"'{path}': head size {cfg['dim'] // cfg['n_heads']} is not a multiple of 8 "
-                           "(the firmware's attention works in groups of 8)")
+                           f"up to {MAX_HEAD_SIZE} (the firmware's attention works in groups of 8)")
 
 
 def read_tokenizer(path, vocab):
-    data = read_bytes(path, "tokenizer")
+    return parse_tokenizer(read_bytes(path, "tokenizer"), vocab, path)
+
+
+def parse_tokenizer(data, vocab, path):
+    """(max piece length, [(score, piece bytes)]) from a tokenizer.bin's bytes."""
     if len(data) < 4:
         raise ConvertError(f"tokenizer '{path}' is truncated")
     max_len = struct.unpack_from("<I", data, 0)[0]
+    if not 0 < max_len <= MAX_TOKEN_LENGTH:
+        raise ConvertError(f"tokenizer '{path}': max token length {max_len} is outside 1..{MAX_TOKEN_LENGTH}")
     pos, tokens = 4, []
     for i in range(vocab):
         if pos + 8 > len(data):
@@ -164,6 +184,8 @@ def read_tokenizer(path, vocab):
         pos += 8
         if n < 0 or n > max_len or pos + n > len(data):
             raise ConvertError(f"tokenizer '{path}': bad length {n} for token {i}")
+        if not math.isfinite(score):
+            raise ConvertError(f"tokenizer '{path}': token {i} has a non-finite score")
         tokens.append((score, data[pos:pos + n]))
         pos += n
     return max_len, tokens
