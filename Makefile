@@ -3,6 +3,20 @@ SHELL  := /bin/bash
 BUILD  := build
 PYTHON := /usr/bin/python3
 
+# Quiet by default, as kbuild and LiteX are: one line per step, a tool's own
+# chatter kept in a log that is shown when the step fails. V=1 prints every
+# command and all output.
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+  quiet :=
+  to_log :=
+else
+  Q := @
+  quiet = @printf '  %-9s %s\n' '$(1)' '$(2)';
+  to_log = > $(1) 2>&1 || { cat $(1); exit 1; }
+endif
+
 .PHONY: all deps sim firmware lint test demo demo-console bench synth clean help
 all: sim firmware
 
@@ -40,6 +54,7 @@ help:
 	@echo "  ALLOW_TIMING_FAIL=1       keep a bitstream that misses the clock"
 	@echo "  MODEL=... TOKENIZER=...   the llama2.c checkpoint and tokenizer (../shared/models)"
 	@echo "  FUZZ_SECONDS=180          how long make fuzz runs each target"
+	@echo "  V=1                       print every build command and the tools' output"
 
 include mk/deps.mk
 include mk/regmap.mk

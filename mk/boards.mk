@@ -105,10 +105,10 @@ flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 LLM_512K_DEFS := -DLLM_MAX_CONTEXT=112 -DLLM_ARENA_BYTES=116736 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=512
 $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(FW_CFLAGS) $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blob.S) \
                           $(FW_BUILD)/obj/llm_512k_main.o linker/ram.ld
-	$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=512K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=512K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
 	  $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/llm_512k.elf
 
@@ -119,9 +119,9 @@ firmware: $(FW_BUILD)/llm_512k.elf
 UCM_DRIVER_128K_DEFS := -DMODEL_BYTES='(64 * 1024)' -DMAX_SLOTS=128
 $(FW_BUILD)/obj/ucm_driver_128k_main.o: tests/firmware/ucm_driver/main.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(FW_CFLAGS) $(UCM_DRIVER_128K_DEFS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(UCM_DRIVER_128K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/ucm_driver_128k_main.o linker/ram.ld
-	$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K $(filter %.o,$^) -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 
 # ---------------------------------------------------------------- Arty A7

@@ -22,7 +22,7 @@ firmware: $(FW_ELFS)
 
 $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
 # The language model's hot loops (matrix rows, attention once per cached
 # position and head): unrolled, the scheduler hides the load-use cycle and
@@ -33,17 +33,17 @@ $(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops
 # The language-model app links the converted model image.
 $(FW_BUILD)/obj/firmware/apps/llm/model_blob.o: firmware/apps/llm/model_blob.S $(LLM_IMAGE)
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(LLM_IMAGE))"' -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(LLM_IMAGE))"' -c $< -o $@
 
 $(FW_BUILD)/obj/%.o: %.S $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
 # $(1): ELF name, $(2): source directory.
 define FW_APP_RULE
 $(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard $(2)/*.c $(2)/*.S)) linker/ram.ld
-	$(RV_CC) $(FW_LDFLAGS) $$(filter %.o,$$^) -o $$@
-	$(RV_OBJDUMP) -d $$@ > $$(@:.elf=.lst)
+	$(call quiet,LD,$$@)$(RV_CC) $(FW_LDFLAGS) $$(filter %.o,$$^) -o $$@
+	$(Q)$(RV_OBJDUMP) -d $$@ > $$(@:.elf=.lst)
 endef
 $(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app),firmware/apps/$(app))))
 $(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))))
@@ -53,7 +53,7 @@ $(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))
 # The boot ROM program (UART bootloader), linked into ROM.
 BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/boot/boot_upload.c firmware/hal/timer.c firmware/lib/util/crc32.c
 $(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS)) linker/rom.ld
-	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld -Wl,--gc-sections \
+	$(call quiet,LD,$@)$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld -Wl,--gc-sections \
 	  -Wl,--no-warn-rwx-segments $(filter %.o,$^) -lgcc -o $@
-	$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)
+	$(Q)$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)
 firmware: $(FW_BUILD)/bootrom.elf

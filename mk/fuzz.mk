@@ -14,11 +14,11 @@ FUZZ_UPLOAD_SRCS  := tests/fuzz/fuzz_upload.c firmware/boot/boot_upload.c firmwa
 .PHONY: fuzz fuzz-console fuzz-upload fuzz-convert
 $(FUZZ_BUILD)/fuzz_console: $(FUZZ_CONSOLE_SRCS) $(wildcard firmware/lib/console/*.h) | deps
 	@mkdir -p $(FUZZ_BUILD)/console
-	$(FUZZ_CC) -Ifirmware/lib/console -Ifirmware/hal $(FUZZ_CONSOLE_SRCS) -o $@
+	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/lib/console -Ifirmware/hal $(FUZZ_CONSOLE_SRCS) -o $@
 
 $(FUZZ_BUILD)/fuzz_upload: $(FUZZ_UPLOAD_SRCS) firmware/boot/boot_upload.h firmware/lib/util/crc32.h | deps
 	@mkdir -p $(FUZZ_BUILD)/upload
-	$(FUZZ_CC) -Ifirmware/boot -Ifirmware/lib/util $(FUZZ_UPLOAD_SRCS) -o $@
+	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/boot -Ifirmware/lib/util $(FUZZ_UPLOAD_SRCS) -o $@
 
 $(FUZZ_VENV)/.stamp: | deps
 	/usr/bin/python3 -m venv --system-site-packages $(FUZZ_VENV)

@@ -15,27 +15,27 @@ LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/kv/*.h firmware/lib
 
 $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)
-	$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
+	$(call quiet,CONVERT,$@)$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
 
 $(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c tools/llm/policy_spec.c tools/llm/policy_spec.h \
                        $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
 
 $(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_file.c tools/llm/task_file.c tools/llm/task_file.h \
                        tools/llm/logits.c tools/llm/logits.h $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 
 $(LLM_BUILD)/prune_eval: tools/llm/prune_eval.c tools/llm/host_file.c tools/llm/task_file.c tools/llm/task_file.h \
                          tools/llm/logits.c tools/llm/logits.h \
                          $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 
 $(LLM_BUILD)/kv_soak: tools/llm/kv_soak.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
 .PHONY: llm-host
 llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak

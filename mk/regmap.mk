@@ -5,5 +5,5 @@ REGMAP_OUT  := $(GEN)/soc_regs.h $(GEN)/soc_regs_pkg.sv $(GEN)/registers.md
 
 $(REGMAP_OUT) &: $(REGMAP) tools/regmap/gen_regmap.py
 	@mkdir -p $(GEN)
-	$(PYTHON) tools/regmap/gen_regmap.py $(REGMAP) --c $(GEN)/soc_regs.h \
+	$(call quiet,REGMAP,$@)$(PYTHON) tools/regmap/gen_regmap.py $(REGMAP) --c $(GEN)/soc_regs.h \
 	  --sv $(GEN)/soc_regs_pkg.sv --md $(GEN)/registers.md

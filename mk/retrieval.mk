@@ -11,7 +11,7 @@ TORCH_STAMP    := $(BUILD)/.torch-ok
 
 $(RETR_IMAGE): tools/llm/convert.py $(RETR_MODEL) $(RETR_TOKENIZER) | deps
 	@mkdir -p $(RETR_BUILD)
-	$(PYTHON) tools/llm/convert.py $(RETR_MODEL) $(RETR_TOKENIZER) -o $@
+	$(call quiet,CONVERT,$@)$(PYTHON) tools/llm/convert.py $(RETR_MODEL) $(RETR_TOKENIZER) -o $@
 
 # 60 tasks per kind at full context, needle depths spread evenly.
 $(RETR_HELDOUT): tools/retrieval/tasks.py
@@ -21,9 +21,9 @@ $(RETR_HELDOUT): tools/retrieval/tasks.py
 # The language-model app again, linked with the retrieval model.
 $(FW_BUILD)/obj/retr_blob.o: firmware/apps/llm/model_blob.S $(RETR_IMAGE)
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(RETR_IMAGE))"' -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(RETR_IMAGE))"' -c $< -o $@
 $(FW_BUILD)/retr.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/main.c) $(FW_BUILD)/obj/retr_blob.o linker/ram.ld
-	$(RV_CC) $(FW_LDFLAGS) $(filter %.o,$^) -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(filter %.o,$^) -o $@
 
 # PyTorch from Debian (with OpenBLAS: the reference BLAS trains ~5x slower).
 $(TORCH_STAMP):

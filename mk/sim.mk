@@ -23,14 +23,14 @@ SIM_UCM_RETR  := -GUcmBanks=4 -GUcmSlots=1024 -GUcmDim=96 -GUcmLanes=4
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
-	verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
+	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 $(3) \
 	  -CFLAGS "-O2 -std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
 	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN))" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
-	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS)))
-	cp $(dir $(1))obj/unicaim-sim $(1)
+	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) $(call to_log,$(dir $(1))verilate.log)
+	$(Q)cp $(dir $(1))obj/unicaim-sim $(1)
 endef
 
 sim: $(SIM_BIN)

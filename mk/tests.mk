@@ -11,10 +11,10 @@ $(ISA_GEN) &: tests/isa/gen_isa_tests.py
 
 $(ISA_BUILD)/%.elf: tests/isa/%.S tests/isa/*.h $(GEN)/soc_regs.h linker/isa.ld | deps
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(ISA_CFLAGS) $< -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $< -o $@
 
 $(ISA_BUILD)/%.elf: $(ISA_BUILD)/%.S tests/isa/*.h linker/isa.ld | deps
-	$(RV_CC) $(ISA_CFLAGS) $< -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $< -o $@
 
 isa-tests: $(ISA_ELFS)
 
@@ -30,9 +30,9 @@ UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)
 define UNIT_TB_RULE
 $(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) tests/rtl/*.svh | deps
 	@mkdir -p $(TB_BUILD)
-	verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl --top-module tb_$(1) \
+	$(call quiet,VERILATE,$$@)verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl --top-module tb_$(1) \
 	  -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) tests/rtl/tb_$(1).sv >/dev/null
-	cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
+	$(Q)cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
 endef
 $(foreach tb,$(UNIT_TBS),$(eval $(call UNIT_TB_RULE,$(tb))))
 unit-tests: $(UNIT_BINS)

@@ -16,7 +16,7 @@ UCM_COSIMS := $(UCM_CFGS:%=$(UCM_BUILD)/cosim_%)
 UCM_LIB_OBJS := $(UCM_LIB:firmware/lib/unicaim/%.c=$(UCM_BUILD)/lib/%.o)
 $(UCM_BUILD)/lib/%.o: firmware/lib/unicaim/%.c $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -c $< -o $@
+	$(call quiet,HOSTCC,$@)$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -c $< -o $@
 
 ucm_gparams = $(shell set -- $(UCM_CFG_$(1)); echo -GBanks=$$1 -GSlots=$$2 -GDim=$$3 -GCellBits=$$4 \
                 -GQBits=$$5 -GAdcBits=$$6 -GAdcCount=$$7 -GLanes=$$8)
@@ -25,7 +25,7 @@ define UCM_COSIM_RULE
 $(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) $(RTL_PKGS) mk/unicaim.mk | deps
 	@mkdir -p $(UCM_BUILD)
 	rm -f $$@  # Verilator's make does not see the model's objects change
-	verilator --cc --exe --build -O3 -j 2 -Wno-fatal --top-module ucm_block $(call ucm_gparams,$(1)) \
+	$(call quiet,VERILATE,$$@)verilator --cc --exe --build -O3 -j 2 -Wno-fatal --top-module ucm_block $(call ucm_gparams,$(1)) \
 	  -CFLAGS "-O2 -I$(abspath $(GEN)) -I$(abspath firmware/lib/unicaim)" \
 	  -Mdir $(UCM_BUILD)/obj_$(1) -o ../cosim_$(1) $(RTL_PKGS) $(UCM_RTL) \
 	  $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) >/dev/null
@@ -38,7 +38,7 @@ UCM_REPORT := $(UCM_BUILD)/ucm_report
 UCM_HOST_SRCS := $(UCM_LIB) $(addprefix firmware/lib/unicaim/,ucm.c ucm_energy.c ucm_baselines.c)
 $(UCM_REPORT): tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Ifirmware/lib/unicaim \
+	$(call quiet,HOSTCC,$@)$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Ifirmware/lib/unicaim \
 	  tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) -o $@
 
 # Benchmarks: the block's emulation cost and attention speedup on the paper-
@@ -91,6 +91,6 @@ $(UCM_GL)/ucm_block_gl.v: $(RTL_PKGS) $(UCM_RTL) | deps
 
 $(UCM_BUILD)/cosim_gatelevel: $(UCM_GL)/ucm_block_gl.v tests/unicaim/ucm_cosim.cpp $(UCM_LIB_OBJS)
 	rm -f $@
-	verilator --cc --exe --build -O0 -j 2 -Wno-fatal -Wno-lint -Wno-style --top-module ucm_block \
+	$(call quiet,VERILATE,$@)verilator --cc --exe --build -O0 -j 2 -Wno-fatal -Wno-lint -Wno-style --top-module ucm_block \
 	  -CFLAGS "-O1 -I$(abspath $(GEN)) -I$(abspath firmware/lib/unicaim)" -Mdir $(UCM_GL)/obj \
 	  -o ../../cosim_gatelevel $(abspath $<) $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) >/dev/null
