@@ -1,7 +1,7 @@
 # The regression: `make test` builds everything and runs tests/run_tests.py,
 # which ends with one line "N passed, N failed".
 ISA_BUILD   := $(BUILD)/tests/isa
-ISA_GEN     := $(addprefix $(ISA_BUILD)/,gen_alu.S gen_muldiv.S gen_branch.S gen_mem.S)
+ISA_GEN     := $(patsubst %,$(ISA_BUILD)/%.S,$(shell $(PYTHON) tests/isa/gen_isa_tests.py --list))
 ISA_SRCS    := $(wildcard tests/isa/*.S)
 ISA_ELFS    := $(patsubst tests/isa/%.S,$(ISA_BUILD)/%.elf,$(ISA_SRCS)) $(ISA_GEN:.S=.elf)
 ISA_CFLAGS  := -march=rv32im_zicsr_zifencei -mabi=ilp32 -nostdlib -nostartfiles -Itests/isa -I$(GEN) -Tlinker/isa.ld
@@ -24,7 +24,7 @@ TB_uart    := rtl/common/sync_fifo.sv $(wildcard rtl/periph/uart/*.sv)
 TB_timer   := rtl/periph/timer/timer.sv
 TB_xbar    := rtl/bus/soc_xbar.sv
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
-UNIT_TBS   := uart timer xbar store_buffer
+UNIT_TBS   := $(patsubst tests/rtl/tb_%.sv,%,$(wildcard tests/rtl/tb_*.sv))
 UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)
 
 define UNIT_TB_RULE

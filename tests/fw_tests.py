@@ -199,6 +199,25 @@ def collect(build, run):
         ok = rc == 0 and "cycles/token decode" in out and wall and float(wall.group(1)) > 5
         return ok, f"rc={rc}\n{out[-600:]}{err[-400:]}"
 
+    @add("demo-at-a-tenth-of-the-speed")
+    def _():
+        # The demo's steps with the simulator stopped 90% of the time
+        # (tests/slow_sim.py): the model's start is 20 s of silence, each
+        # token 5 s, and uartctl's default waits still see it through.
+        slow = os.path.join(tmp, "slow-sim")
+        with open(slow, "w") as f:
+            f.write(f'#!/bin/sh\nexec {PY} {os.path.join(HERE, "slow_sim.py")} {sim} "$@"\n')
+        os.chmod(slow, 0o755)
+        script = os.path.join(tmp, "slow_demo.txt")
+        with open(script, "w") as f:
+            f.write("model\nstory -n 24 Once upon a time\nexit 0\n")
+        rc, out, err = run([PY, uartctl, "sim", "--sim", slow, "--elf", os.path.join(fw, "llm.elf"),
+                            "--script", script], 1200)
+        wall = re.search(r"wall_s=([0-9.]+) hz=(\d+)", err)
+        ok = rc == 0 and "cycles/token decode" in out and "Once upon a time" in out and wall \
+            and int(wall.group(2)) < 1000000
+        return ok, f"rc={rc}\n{out[-600:]}{err[-400:]}"
+
     @add("trap-report")
     def _():
         rc, out, err = sim_run(os.path.join(fw, "test_trap_report.elf"), extra=["--max-cycles", "2000000"])

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """The regression runner: lint, ISA suite, unit testbenches and firmware
 programs on the simulator. Prints one line per test and ends with
-"N passed, N failed"; exits non-zero when anything failed.
+"N passed, N failed"; exits non-zero when anything failed. The tests come
+from the sources (tests/isa/*.S and the generated ones, tests/rtl/tb_*.sv,
+the collect() lists), so a binary the build did not make is a failed test,
+never a test fewer.
 
 usage: run_tests.py [--build DIR] [-k SUBSTRING] [-j JOBS]
 """
@@ -32,6 +35,12 @@ def run(cmd, timeout, stdin_data=None):
         return None, "", f"timed out after {timeout}s"
 
 
+def isa_names():
+    """The ISA programs: one per tests/isa/*.S, and the generated ones."""
+    rc, out, err = run([sys.executable, os.path.join(HERE, "isa", "gen_isa_tests.py"), "--list"], 60)
+    return sorted([os.path.basename(s)[:-2] for s in glob.glob(os.path.join(HERE, "isa", "*.S"))] + out.split())
+
+
 def lint_test(build):
     def check():
         rc, out, err = run(["make", "--no-print-directory", "lint"], 300)
@@ -41,6 +50,8 @@ def lint_test(build):
 
 def isa_test(sim, elf):
     def check():
+        if not os.path.isfile(elf):
+            return False, f"missing: {elf} was not built"
         rc, out, err = run([sim, "--elf", elf, "--max-cycles", "5000000"], 120)
         ok = rc == 0 and "exit=0" in err
         return ok, err.strip()
@@ -49,6 +60,8 @@ def isa_test(sim, elf):
 
 def unit_test(binary):
     def check():
+        if not os.access(binary, os.X_OK):
+            return False, f"missing: {binary} was not built"
         rc, out, err = run([binary], 300)
         return rc == 0 and "TB PASS" in out, (out + err).strip()[-2000:]
     return "unit/" + os.path.basename(binary), check
@@ -64,14 +77,14 @@ def main():
     sim = os.path.join(build, "sim", "unicaim-sim")
 
     tests = [lint_test(build)]
-    tests += [isa_test(sim, e) for e in sorted(glob.glob(os.path.join(build, "tests/isa/*.elf")))]
-    tests += [unit_test(b) for b in sorted(glob.glob(os.path.join(build, "tests/rtl/tb_*")))
-              if os.access(b, os.X_OK) and os.path.isfile(b)]
-    tests += fw_tests.collect(build, run)
-    tests += llm_tests.collect(build, run)
-    tests += boot_tests.collect(build, run)
-    tests += ucm_tests.collect(build, run)
-    tests += retrieval_tests.collect(build, run)
+    tests += [isa_test(sim, os.path.join(build, "tests", "isa", name + ".elf")) for name in isa_names()]
+    tests += [unit_test(os.path.join(build, "tests", "rtl", os.path.basename(tb)[:-3]))
+              for tb in sorted(glob.glob(os.path.join(HERE, "rtl", "tb_*.sv")))]
+    for group in (fw_tests, llm_tests, boot_tests, ucm_tests, retrieval_tests):
+        try:
+            tests += group.collect(build, run)
+        except Exception as exc:  # a group that cannot even list its tests fails as one
+            tests.append((f"{group.__name__}/collect", lambda exc=exc: (False, f"{type(exc).__name__}: {exc}")))
     tests = [t for t in tests if args.k in t[0]]
 
     passed = failed = 0

@@ -46,6 +46,7 @@ PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SIM = os.path.join(ROOT, "build", "sim", "unicaim-sim")
 QUIT, REUPLOAD = b"\x1d", b"\x15"  # Ctrl-], Ctrl-U
+EXITED = "exited"  # run_script: the script's exit line ended the program
 
 
 class Refused(Exception):
@@ -185,7 +186,8 @@ def script_lines(path):
 
 def run_script(link, lines, idle):
     """Each line after the prompt. False (with the reason on stderr) when
-    the SoC fell silent before a prompt."""
+    the SoC fell silent before a prompt, EXITED when an exit line ended the
+    program."""
     try:
         link.expect([PROMPT], idle, "prompt")
         link.take(PROMPT)
@@ -195,7 +197,7 @@ def run_script(link, lines, idle):
                 link.expect([PROMPT], idle, "prompt")
             except Silence:
                 if line.split()[:1] == ["exit"]:
-                    return True  # the program ended as asked
+                    return EXITED  # the program ends as asked
                 raise
             link.take(PROMPT)
     except Silence as e:
@@ -279,7 +281,8 @@ class Simulator:
 
 def talk(port, args, alive, log):
     """Upload, then the script, piped lines (each after a prompt) or the
-    keyboard. The exit status."""
+    keyboard. The exit status, and whether the script's exit is ending the
+    program."""
     link = Link(port, alive=alive)
 
     def send_image():
@@ -290,7 +293,7 @@ def talk(port, args, alive, log):
             return False
         return True
     if args.upload and not send_image():
-        return 3
+        return 3, False
     link.echo, link.log = sys.stdout.buffer, log
     if link.seen:  # what the program said while the upload finished
         link.echo.write(link.seen)
@@ -300,11 +303,12 @@ def talk(port, args, alive, log):
     try:
         if args.script or not os.isatty(sys.stdin.fileno()):
             lines = script_lines(args.script) if args.script else sys.stdin.read().splitlines()
-            return 0 if run_script(link, lines, args.timeout) else 1
+            outcome = run_script(link, lines, args.timeout)
+            return (0 if outcome else 1), outcome is EXITED
         run_keys(link, send_image if args.upload else None)
     except Silence as e:
         sys.stderr.write(f"\nuartctl: {e}\n")
-    return 0
+    return 0, False
 
 
 def cmd_sim(args):
@@ -322,7 +326,12 @@ def cmd_sim(args):
         cmd += ["--max-cycles", str(args.max_cycles)]
     with open_log(args.log) as log, Simulator(cmd, args.timeout) as sim:
         port = serial.Serial(sim.pty, timeout=0.05)
-        rc = talk(port, args, sim.alive, log)
+        rc, exiting = talk(port, args, sim.alive, log)
+        if exiting:  # a slow simulator may take a moment to get there
+            try:
+                sim.proc.wait(args.timeout)
+            except subprocess.TimeoutExpired:
+                pass
         if rc == 0 and args.keep:
             sim.proc.wait()
         if sim.proc.poll() is None:
@@ -342,7 +351,7 @@ def cmd_serial(args):
     with open_log(args.log) as log:
         if not args.upload and args.script:
             port.write(b"\r")  # a fresh prompt
-        return talk(port, args, lambda: True, log)
+        return talk(port, args, lambda: True, log)[0]
 
 
 class open_log:

@@ -3,7 +3,8 @@
 and immediate operation, every branch, and every load/store width and offset,
 over edge values, with expected results from an independent Python model.
 
-usage: gen_isa_tests.py OUTDIR     (writes alu.S, muldiv.S, branch.S, mem.S)
+usage: gen_isa_tests.py OUTDIR     (writes gen_alu.S, gen_muldiv.S, gen_branch.S, gen_mem.S)
+       gen_isa_tests.py --list     (their names, for make and the test runner)
 """
 import os
 import random
@@ -259,11 +260,17 @@ def gen_mem():
     return text + "\n  .data\n  .align 4\nscratch: .zero 16\n"
 
 
+GENERATORS = {"gen_alu": gen_alu, "gen_muldiv": gen_muldiv, "gen_branch": gen_branch, "gen_mem": gen_mem}
+
+
 def main():
+    if sys.argv[1] == "--list":
+        print(" ".join(GENERATORS))
+        return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for name, gen in (("alu", gen_alu), ("muldiv", gen_muldiv), ("branch", gen_branch), ("mem", gen_mem)):
-        with open(os.path.join(out, f"gen_{name}.S"), "w") as f:
+    for name, gen in GENERATORS.items():
+        with open(os.path.join(out, f"{name}.S"), "w") as f:
             f.write(gen())
 
 
