@@ -102,8 +102,8 @@ flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 # image (292 KB), a 112-position context (the state takes 1 KB a position),
 # buffers cut to its 512-token vocabulary, no heap, a 12 KiB stack; the link
 # fails if it does not fit. make bitstream BOARD=arty ARTY_PART=100t BOARD_APP=llm_512k
-LLM_512K_DEFS := -DLLM_MAX_CONTEXT=112 -DLLM_ARENA_BYTES=116736 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=512
-$(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h | deps
+LLM_512K_DEFS := -DLLM_MAX_CONTEXT=112 -DLLM_ARENA_BYTES=116736 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=384
+$(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blob.S) \

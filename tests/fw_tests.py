@@ -102,6 +102,16 @@ def collect(build, run):
         ok = rc == 0 and out.count("model: dim 64") == 61 and "lost" not in out and "bye" in out
         return ok, f"rc={rc}\n{out[-800:]}{err}"
 
+    @add("console-line-history")
+    def _():
+        # Up twice recalls the line before last, Up then Down gives back an
+        # empty line; Ctrl-C abandons a half-typed one.
+        script = b"echo one\necho two\n\x1b[A\x1b[A\n\x1b[A\x1b[B\nbogus\x03exit 0\n"
+        rc, out, err = sim_run(os.path.join(fw, "console.elf"), script, timeout=120)
+        said = [line for line in out.replace("\r", "").split("\n") if not line.startswith(">")]
+        ok = rc == 0 and said.count("one") == 2 and said.count("two") == 1 and "unknown" not in out
+        return ok, f"rc={rc}\n{out[-600:]}{err}"
+
     @add("sim-ends-at-end-of-input")
     def _():
         # No exit command: once the console waits for more input than stdin

@@ -37,22 +37,59 @@ void console_print_help(const cmd_t *table) {
 /* Bytes of a line that were not printable ASCII (reported after it). */
 static unsigned dropped;
 
-/* Reads a line with echo and backspace; Ctrl-C abandons it (an empty line).
-   Returns false when it was too long
-   (the rest of it is swallowed). Printable ASCII only: a terminal's escape
-   sequences (arrow keys: ESC [ ... final byte) are swallowed whole, other
-   bytes are dropped and counted. */
+/* The last lines entered, oldest first overwritten (Up/Down recall them). */
+#define HISTORY_LINES 4
+static char history[HISTORY_LINES][CONSOLE_LINE_MAX];
+static unsigned history_count; /* lines ever stored */
+
+static void remember(const char *line) {
+  if (!line[0]) return;
+  if (history_count && !strcmp(history[(history_count - 1) % HISTORY_LINES], line)) return;
+  char *slot = history[history_count % HISTORY_LINES];
+  size_t n = 0;
+  while (n + 1 < CONSOLE_LINE_MAX && line[n]) n++;
+  memcpy(slot, line, n);
+  slot[n] = '\0';
+  history_count++;
+}
+
+/* Replaces the LEN characters shown with TEXT (at most SIZE - 1 of them). */
+static unsigned show_instead(char *buf, unsigned len, unsigned size, const char *text) {
+  for (; len > 0; len--) {
+    uart_putc('\b');
+    uart_putc(' ');
+    uart_putc('\b');
+  }
+  for (; text[len] && len + 1 < size; len++) {
+    buf[len] = text[len];
+    uart_putc(text[len]);
+  }
+  return len;
+}
+
+/* Reads a line with echo, backspace and history (Up/Down); Ctrl-C abandons
+   it (an empty line). Returns false when it was too long (the rest of it is
+   swallowed). Printable ASCII only: other escape sequences (ESC [ ... final
+   byte) are swallowed whole, other bytes are dropped and counted. */
 static bool read_line(char *buf, unsigned size) {
   static bool after_cr; /* "\r\n" ends one line, not two */
-  unsigned len = 0;
+  unsigned len = 0, back = 0; /* back: how many lines up the history */
   bool overflow = false;
   int escape = 0; /* 1: after ESC, 2: inside ESC [ or ESC O */
   dropped = 0;
   for (;;) {
     int c = uart_getc();
     if (escape) {
-      if (escape == 1 && (c == '[' || c == 'O')) escape = 2;
-      else if (escape == 1 || (c >= 0x40 && c <= 0x7e)) escape = 0;
+      if (escape == 1 && (c == '[' || c == 'O')) {
+        escape = 2;
+      } else if (escape == 1 || (c >= 0x40 && c <= 0x7e)) {
+        unsigned stored = history_count < HISTORY_LINES ? history_count : HISTORY_LINES;
+        if (escape == 2 && c == 'A' && back < stored) back++;
+        else if (escape == 2 && c == 'B' && back > 0) back--;
+        else c = 0;
+        if (c) len = show_instead(buf, len, size, back ? history[(history_count - back) % HISTORY_LINES] : "");
+        escape = 0;
+      }
       continue;
     }
     if (c == 0x1b) {
@@ -73,6 +110,7 @@ static bool read_line(char *buf, unsigned size) {
       uart_putc('\r');
       uart_putc('\n');
       buf[len] = '\0';
+      if (!overflow) remember(buf);
       return !overflow;
     }
     if (c == '\b' || c == 0x7f) {
