@@ -9,6 +9,7 @@
 // at the end of stdin it then ends the run, with status 0.
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -115,6 +116,7 @@ Options parse(int argc, char **argv) {
 // Host side of the UART: stdin/stdout or a pty master.
 struct HostPort {
   int in_fd = 0, out_fd = 1;
+  int peer_fd = -1;  // our own handle on the pty's client side: how much it has not read yet
   bool in_open = true;
 
   void open_pty() {
@@ -125,6 +127,9 @@ struct HostPort {
     cfmakeraw(&t);
     tcsetattr(fd, TCSANOW, &t);
     in_fd = out_fd = fd;
+    peer_fd = open(ptsname(fd), O_RDWR | O_NOCTTY);
+    // Output nobody reads is dropped, as on a board's line, not a stalled simulation.
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     std::fprintf(stderr, "unicaim-sim: UART on %s\n", ptsname(fd));
     std::fflush(stderr);
   }
@@ -138,7 +143,7 @@ struct HostPort {
       ssize_t n = read(in_fd, buf, len);
       if (n > 0) return size_t(n);
     }
-    // EOF on stdin; a pty reports POLLHUP until a client opens it: keep listening.
+    // EOF on stdin ends the input; a pty stays open for the next client.
     if (in_fd == 0) in_open = false;
     return 0;
   }
@@ -146,8 +151,16 @@ struct HostPort {
   // Sleeps until input may be waiting, at most MS milliseconds.
   void wait_input(int ms) {
     pollfd p{in_fd, POLLIN, 0};
-    if (!in_open || poll(&p, 1, ms) < 0 || !(p.revents & POLLIN)) {
-      if (in_open && in_fd != 0) usleep(ms * 1000);  // a pty without a client: POLLHUP at once
+    if (in_open) poll(&p, 1, ms);
+  }
+
+  // A pty's unread output is lost when the master closes: give the client
+  // up to a second to read what the SoC said last.
+  void drain() {
+    for (int i = 0; i < 100 && peer_fd >= 0; i++) {
+      int unread = 0;
+      if (ioctl(peer_fd, FIONREAD, &unread) < 0 || unread == 0) return;
+      usleep(10000);
     }
   }
 
@@ -265,6 +278,7 @@ int main(int argc, char **argv) {
   if (profile && !profile->write(opt.profile)) fail("cannot write profile '" + opt.profile + "'");
   uint64_t instret = top->rootp->soc_top__DOT__u_core__DOT__u_csr__DOT__minstret_q;
   top->final();
+  host.drain();
 
   if (timed_out) {
     std::fprintf(stderr, "unicaim-sim: program did not finish within --max-cycles %" PRIu64 "\n",

@@ -2,6 +2,7 @@
 input. Each entry is (name, check) where check() returns (ok, detail)."""
 import os
 import re
+import select
 import struct
 import subprocess
 import tempfile
@@ -208,6 +209,46 @@ def collect(build, run):
         wall = re.search(r"wall_s=([0-9.]+)", err)
         ok = rc == 0 and "cycles/token decode" in out and wall and float(wall.group(1)) > 5
         return ok, f"rc={rc}\n{out[-600:]}{err[-400:]}"
+
+    @add("uartctl-keys-on-a-terminal")
+    def _():
+        # uartctl on a terminal (a pty): keys go through raw, Ctrl-R restarts
+        # the simulator (the banner again, the old console gone), and an exit
+        # typed at the console ends the session.
+        master, slave = os.openpty()
+        proc = subprocess.Popen([PY, uartctl, "sim", "--sim", sim, "--elf", os.path.join(fw, "console.elf")],
+                                stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        os.close(slave)
+        seen = bytearray()
+
+        def wait_for(token, idle=60):
+            """TOKEN in what arrives from now on."""
+            start, last = len(seen), time.monotonic()
+            while token not in seen[start:] and time.monotonic() - last < idle:
+                ready, _, _ = select.select([master], [], [], 0.2)
+                if ready:
+                    try:
+                        seen.extend(os.read(master, 4096))
+                    except OSError:
+                        break
+                    last = time.monotonic()
+            return token in seen[start:]
+        try:
+            steps = [wait_for(b"> ")]
+            os.write(master, b"echo one\r")
+            steps.append(wait_for(b"one\r\n> "))
+            os.write(master, b"\x12")
+            steps.append(wait_for(b"UniCAIM SoC console") and b"restarted" in seen)
+            os.write(master, b"exit 0\r")
+            steps.append(wait_for(b"bye"))
+            proc.wait(60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+            os.close(master)
+        ok = all(steps) and proc.returncode == 0
+        return ok, f"steps {steps} rc={proc.returncode}\n{seen.decode(errors='replace')[-1500:]}"
 
     @add("demo-at-a-tenth-of-the-speed")
     def _():

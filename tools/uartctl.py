@@ -16,7 +16,9 @@ A script is a text file of console lines; each is sent after the prompt
 ("> ") appears, and the output is streamed to stdout. Lines starting with '#'
 are comments. Without a script, on a terminal, keys go straight to the SoC
 (the console edits the line): Ctrl-] quits, Ctrl-U re-uploads --upload's
-file through the bootloader (after a board reset), Ctrl-C is passed on.
+file through the bootloader (after a board reset; the simulator is
+restarted), Ctrl-R restarts the simulator (a power-on reset), Ctrl-C is
+passed on.
 
 Waits are for output, never for a whole command: --timeout is how long the
 SoC may stay silent (default 120 s), so a slow simulator only makes a
@@ -45,7 +47,7 @@ from elfimage import RAM, ElfError, elf_image  # noqa: E402
 PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SIM = os.path.join(ROOT, "build", "sim", "unicaim-sim")
-QUIT, REUPLOAD = b"\x1d", b"\x15"  # Ctrl-], Ctrl-U
+QUIT, REUPLOAD, RESET = b"\x1d", b"\x15", b"\x12"  # Ctrl-], Ctrl-U, Ctrl-R
 EXITED = "exited"  # run_script: the script's exit line ended the program
 
 
@@ -71,13 +73,15 @@ class Link:
     def poll(self, wait=0.05, most=None):
         """Bytes that arrived within WAIT seconds (b"" if none), MOST of them
         at most; Silence if the other end closed."""
-        if not self.alive():
-            raise Silence("the simulator ended")
+        alive = self.alive()  # asked first: what it said before it ended is still read
         try:
             ready = self.port.in_waiting
             data = self.port.read(min(ready or 1, most or ready or 1)) if wait else self.port.read(ready)
-        except serial.SerialException:
-            raise Silence("the other end closed")
+        except OSError:  # serial.SerialException, or EIO from a pty whose simulator is gone
+            data = b""
+            alive = False
+        if not data and not alive:
+            raise Silence("the simulator ended")
         if data:
             self.seen += data
             if self.echo:
@@ -206,11 +210,12 @@ def run_script(link, lines, idle):
     return True
 
 
-def run_keys(link, reupload):
+def run_keys(link, reupload, reset):
     """Keys to the SoC, its output to the terminal, until Ctrl-]."""
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
-    sys.stderr.write("uartctl: Ctrl-] quits" + (", Ctrl-U re-uploads" if reupload else "") + "\n")
+    sys.stderr.write("uartctl: Ctrl-] quits" + (", Ctrl-U re-uploads" if reupload else "") +
+                     (", Ctrl-R resets" if reset else "") + "\n")
     try:
         tty.setraw(fd)
         while True:
@@ -219,9 +224,13 @@ def run_keys(link, reupload):
                 key = os.read(fd, 64)
                 if not key or QUIT in key:
                     return
-                if REUPLOAD in key and reupload:
+                if (REUPLOAD in key and reupload) or (RESET in key and reset):
                     termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-                    reupload()
+                    if reset:
+                        reset()
+                        sys.stderr.write("uartctl: the simulator was restarted\n")
+                    if REUPLOAD in key:
+                        reupload()
                     tty.setraw(fd)
                     continue
                 link.send(key)
@@ -265,6 +274,12 @@ class Simulator:
     def alive(self):
         return self.proc.poll() is None
 
+    def restart(self):
+        """A power-on reset: the same command again, on a new terminal."""
+        self.stop()
+        self.proc, self.pty = None, None
+        return self.__enter__()
+
     def stop(self):
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
@@ -279,11 +294,15 @@ class Simulator:
         return False
 
 
-def talk(port, args, alive, log):
+def talk(port, args, alive, log, reset=None):
     """Upload, then the script, piped lines (each after a prompt) or the
     keyboard. The exit status, and whether the script's exit is ending the
-    program."""
+    program. RESET, if given, restarts the SoC and returns its new port."""
     link = Link(port, alive=alive)
+
+    def restart():
+        link.port.close()
+        link.port = reset()
 
     def send_image():
         try:
@@ -305,7 +324,7 @@ def talk(port, args, alive, log):
             lines = script_lines(args.script) if args.script else sys.stdin.read().splitlines()
             outcome = run_script(link, lines, args.timeout)
             return (0 if outcome else 1), outcome is EXITED
-        run_keys(link, send_image if args.upload else None)
+        run_keys(link, send_image if args.upload else None, restart if reset else None)
     except Silence as e:
         sys.stderr.write(f"\nuartctl: {e}\n")
     return 0, False
@@ -326,7 +345,8 @@ def cmd_sim(args):
         cmd += ["--max-cycles", str(args.max_cycles)]
     with open_log(args.log) as log, Simulator(cmd, args.timeout) as sim:
         port = serial.Serial(sim.pty, timeout=0.05)
-        rc, exiting = talk(port, args, sim.alive, log)
+        rc, exiting = talk(port, args, sim.alive, log,
+                           reset=lambda: serial.Serial(sim.restart().pty, timeout=0.05))
         if exiting:  # a slow simulator may take a moment to get there
             try:
                 sim.proc.wait(args.timeout)
