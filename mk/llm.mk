@@ -11,7 +11,8 @@ HOST_CFLAGS := -std=c11 -O3 -g -Wall -Wextra -Werror -Ifirmware/lib/llm -Ifirmwa
 # The UniCAIM KV-cache backend runs on the golden model through the driver.
 LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c firmware/lib/kv/*.c) firmware/lib/util/crc32.c \
                 $(addprefix firmware/lib/unicaim/,ucm.c ucm_model.c ucm_arith.c ucm_energy.c)
-LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/kv/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
+LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/kv/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h \
+                $(GEN)/ucm_arrays.h
 
 $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)

@@ -6,22 +6,16 @@ SIM_RAM      := 4194304
 SIM_ROM      := 16384
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
-# The array in the simulator: one bank per layer and KV head of stories260K
-# (5 x 4), a slot for every position of its 512-token context, three 3-bit
-# cells for each of a key's 8 components (firmware/lib/llm/kv_encode.c).
-SIM_UCM      := -GUcmBanks=20 -GUcmSlots=512 -GUcmDim=24 -GUcmLanes=4
-# The paper's array (576 tokens x 128 dims, one bank) for the block benchmarks.
-SIM_UCM_PAPER := -GUcmBanks=1 -GUcmSlots=576 -GUcmDim=128 -GUcmLanes=8
-# The boards' array (mk/board_array.mk).
-SIM_UCM_BOARD := -GUcmBanks=$(BOARD_UCM_BANKS) $(BOARD_UCM_SHAPE_G)
-# The retrieval model's array (2 layers x 2 KV heads, 1024 positions, three
-# cells for each of a key's 32 components) for UniCAIM on that model on the
-# SoC (make bench-agree).
-SIM_UCM_RETR  := -GUcmBanks=4 -GUcmSlots=1024 -GUcmDim=96 -GUcmLanes=4
+# The arrays (rtl/unicaim/arrays.toml): the simulator's for stories260K, the
+# paper's for the block benchmarks, the boards', the retrieval model's.
+SIM_UCM       := $(UCM_SIM_SOC_G)
+SIM_UCM_PAPER := $(UCM_PAPER_SOC_G)
+SIM_UCM_BOARD := $(UCM_BOARD_SOC_G)
+SIM_UCM_RETR  := $(UCM_RETR_SOC_G)
 
 # $(1): output binary, $(2): UART baud rate, $(3): array parameters.
 define SIM_RULE
-$(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h mk/sim.mk | deps
+$(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Wno-lint -Wno-style +define+SIM_MEM_DPI \

@@ -3,12 +3,6 @@
 UCM_RTL    := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/unicaim/ucm_block.sv
 UCM_LIB    := firmware/lib/unicaim/ucm_model.c firmware/lib/unicaim/ucm_arith.c
 UCM_BUILD  := $(BUILD)/unicaim
-# name: Banks Slots Dim CellBits QBits AdcBits AdcCount Lanes
-UCM_CFG_tiny   := 2 16 8 3 8 10 64 1
-UCM_CFG_sign   := 3 64 8 1 8 8 4 4
-UCM_CFG_mid    := 1 96 64 3 6 10 16 2
-UCM_CFG_board  := $(BOARD_UCM_BANKS) $(BOARD_UCM_SLOTS) $(BOARD_UCM_DIM) 3 8 10 64 $(BOARD_UCM_LANES)
-UCM_CFG_paper  := 1 576 128 3 8 10 64 8
 UCM_CFGS   := tiny sign mid board paper
 UCM_COSIMS := $(UCM_CFGS:%=$(UCM_BUILD)/cosim_%)
 
@@ -18,11 +12,10 @@ $(UCM_BUILD)/lib/%.o: firmware/lib/unicaim/%.c $(wildcard firmware/lib/unicaim/*
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -c $< -o $@
 
-ucm_gparams = $(shell set -- $(UCM_CFG_$(1)); echo -GBanks=$$1 -GSlots=$$2 -GDim=$$3 -GCellBits=$$4 \
-                -GQBits=$$5 -GAdcBits=$$6 -GAdcCount=$$7 -GLanes=$$8)
+ucm_gparams = $(UCM_$(call ucm_name,$(1))_BLOCK_G)
 
 define UCM_COSIM_RULE
-$(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) $(RTL_PKGS) mk/unicaim.mk | deps
+$(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) $(RTL_PKGS) mk/unicaim.mk $(GEN)/ucm_arrays.mk | deps
 	@mkdir -p $(UCM_BUILD)
 	rm -f $$@  # Verilator's make does not see the model's objects change
 	$(call quiet,VERILATE,$$@)verilator --cc --exe --build -O3 -j 2 -Wno-fatal --top-module ucm_block $(call ucm_gparams,$(1)) \
@@ -36,7 +29,8 @@ $(foreach c,$(UCM_CFGS),$(eval $(call UCM_COSIM_RULE,$(c))))
 # The modeled energy/latency report (host; the golden model through the driver).
 UCM_REPORT := $(UCM_BUILD)/ucm_report
 UCM_HOST_SRCS := $(UCM_LIB) $(addprefix firmware/lib/unicaim/,ucm.c ucm_energy.c ucm_baselines.c)
-$(UCM_REPORT): tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h
+$(UCM_REPORT): tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h \
+               $(GEN)/ucm_arrays.h
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -I$(GEN) -Ifirmware/lib/unicaim \
 	  tools/unicaim/ucm_report.c $(UCM_HOST_SRCS) -o $@
@@ -53,15 +47,13 @@ $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_model.csv &: $(SIM_BIN_PAPER) $(FW_BUILD)/
 	$(UCM_REPORT) $(BENCH_DIR)/ucm_model.csv >> $(BENCH_DIR)/ucm.txt.tmp
 	mv $(BENCH_DIR)/ucm.txt.tmp $(BENCH_DIR)/ucm.txt
 
-UCM_SYNTH_board := chparam -set Banks $(BOARD_UCM_BANKS) -set Slots $(BOARD_UCM_SLOTS) -set Dim $(BOARD_UCM_DIM) \
-                     -set Lanes $(BOARD_UCM_LANES) ucm_block; \
-                   synth_ecp5 -top ucm_block
+UCM_SYNTH_board := chparam $(UCM_BOARD_BLOCK_CH) ucm_block; synth_ecp5 -top ucm_block
 # The paper's array: synthesis skips the SAT-based resource sharing, which
 # had not finished after an hour (22 minutes and ~12 GB without it).
-UCM_SYNTH_paper := chparam -set Banks 1 -set Slots 576 -set Dim 128 -set Lanes 8 ucm_block; \
+UCM_SYNTH_paper := chparam $(UCM_PAPER_BLOCK_CH) ucm_block; \
                    synth_ecp5 -top ucm_block -run begin:coarse; script tools/synth/ecp5_coarse_noshare.ys; \
                    synth_ecp5 -top ucm_block -run map_ram:
-$(SYNTH_DIR)/ucm_%_ecp5.json: $(RTL_PKGS) $(UCM_RTL) mk/unicaim.mk tools/synth/ecp5_coarse_noshare.ys | deps
+$(SYNTH_DIR)/ucm_%_ecp5.json: $(RTL_PKGS) $(UCM_RTL) mk/unicaim.mk $(GEN)/ucm_arrays.mk tools/synth/ecp5_coarse_noshare.ys | deps
 	@mkdir -p $(SYNTH_DIR)
 	yosys -q -l $(SYNTH_DIR)/ucm_$*.log -p "read_verilog -sv $(RTL_PKGS) $(UCM_RTL); \
 	  $(UCM_SYNTH_$*); tee -q -o $@ stat -json"
@@ -83,10 +75,10 @@ ucm-tests: $(UCM_COSIMS) $(UCM_BUILD)/cosim_gatelevel $(UCM_REPORT)
 # builds agrees with the golden model too. Verilator -O0: its optimiser
 # mis-simulates large gate netlists (0x80000005 for 5 + 0 * 0x9E3779B9).
 UCM_GL := $(UCM_BUILD)/gatelevel
-$(UCM_GL)/ucm_block_gl.v: $(RTL_PKGS) $(UCM_RTL) | deps
+$(UCM_GL)/ucm_block_gl.v: $(RTL_PKGS) $(UCM_RTL) $(GEN)/ucm_arrays.mk | deps
 	@mkdir -p $(dir $@)
 	yosys -q -l $(UCM_GL)/yosys.log -p "read_verilog -sv $(RTL_PKGS) $(UCM_RTL); \
-	  chparam -set Banks 2 -set Slots 16 -set Dim 8 -set Lanes 2 -set AdcCount 4 ucm_block; \
+	  chparam $(UCM_GATELEVEL_BLOCK_CH) ucm_block; \
 	  synth -flatten -top ucm_block; rename -top ucm_block; write_verilog -noattr $@"
 
 $(UCM_BUILD)/cosim_gatelevel: $(UCM_GL)/ucm_block_gl.v tests/unicaim/ucm_cosim.cpp $(UCM_LIB_OBJS)

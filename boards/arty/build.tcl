@@ -1,16 +1,17 @@
 # Vivado non-project flow for the Arty A7 (run by `make bitstream BOARD=arty`
 # when vivado is on PATH):
 #   vivado -mode batch -source boards/arty/build.tcl -tclargs PART OUTDIR RAM_BYTES RAM_HEX ROM_HEX \
-#     "UCM_BANKS UCM_SLOTS UCM_DIM UCM_LANES" FILES...
+#     "UCM_BANKS UCM_SLOTS UCM_DIM UCM_CELL_BITS UCM_Q_BITS UCM_ADC_BITS UCM_ADC_COUNT UCM_LANES" FILES...
 lassign $argv part outdir ram_bytes ram_hex rom_hex ucm_shape
-lassign $ucm_shape ucm_banks ucm_slots ucm_dim ucm_lanes
+lassign $ucm_shape ucm_banks ucm_slots ucm_dim ucm_cell_bits ucm_q_bits ucm_adc_bits ucm_adc_count ucm_lanes
 set files [lrange $argv 6 end]
 file mkdir $outdir
 read_verilog -sv $files
 read_xdc [file dirname [info script]]/arty.xdc
 synth_design -top arty_top -part $part \
   -generic RamBytes=$ram_bytes -generic UcmBanks=$ucm_banks -generic UcmSlots=$ucm_slots \
-  -generic UcmDim=$ucm_dim -generic UcmLanes=$ucm_lanes \
+  -generic UcmDim=$ucm_dim -generic UcmLanes=$ucm_lanes -generic UcmCellBits=$ucm_cell_bits \
+  -generic UcmQBits=$ucm_q_bits -generic UcmAdcBits=$ucm_adc_bits -generic UcmAdcCount=$ucm_adc_count \
   -generic "RamInit=\"$ram_hex\"" -generic "RomInit=\"$rom_hex\""
 opt_design
 place_design

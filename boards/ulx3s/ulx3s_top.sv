@@ -6,12 +6,16 @@ module ulx3s_top #(
   parameter int unsigned RamBytes = 131072,
   parameter              RamInit  = "",  // $readmemh images (strings)
   parameter              RomInit  = "",
-  // The UniCAIM array (0 banks leave it out); the board builds set all four
-  // from mk/board_array.mk.
+  // The UniCAIM array (0 banks leave it out); the board builds set them
+  // from rtl/unicaim/arrays.toml's [board].
   parameter int unsigned UcmBanks = 0,
   parameter int unsigned UcmSlots = 128,
   parameter int unsigned UcmDim   = 8,
-  parameter int unsigned UcmLanes = 2
+  parameter int unsigned UcmLanes = 2,
+  parameter int unsigned UcmCellBits = 3,
+  parameter int unsigned UcmQBits    = 8,
+  parameter int unsigned UcmAdcBits  = 10,
+  parameter int unsigned UcmAdcCount = 64
 ) (
   input  logic       clk_25mhz,
   input  logic       ftdi_txd,   // FTDI -> FPGA
@@ -43,7 +47,11 @@ module ulx3s_top #(
     .UcmBanks (UcmBanks),
     .UcmSlots (UcmSlots),
     .UcmDim   (UcmDim),
-    .UcmLanes (UcmLanes)
+    .UcmLanes (UcmLanes),
+    .UcmCellBits (UcmCellBits),
+    .UcmQBits    (UcmQBits),
+    .UcmAdcBits  (UcmAdcBits),
+    .UcmAdcCount (UcmAdcCount)
   ) u_soc (
     .clk_i         (clk),
     .rst_ni        (rst_n),

@@ -13,6 +13,7 @@
 
 #include "kv_policy.h"
 #include "ucm.h"
+#include "ucm_arrays.h"
 
 enum { LAYERS = 1, KV_HEADS = 2, GROUP = 2, HEAD = 32, SLOTS = 1024, PROMPT = 256 };
 
@@ -93,8 +94,10 @@ int main(int argc, char **argv) {
   static int32_t att[GROUP * SLOTS];
   kv_cache_t kv;
   kv_init(&kv, LAYERS, KV_HEADS, HEAD, SLOTS, att, malloc(kv_bytes(LAYERS, KV_HEADS, HEAD, SLOTS)));
-  ucm_geom_t geom = {.banks = LAYERS * KV_HEADS, .slots = SLOTS, .dim = HEAD, .cell_bits = 3, .q_bits = 8,
-                     .adc_bits = 10, .adc_count = 64, .lanes = 4};
+  ucm_geom_t geom = UCM_ARRAY_SIM; /* the simulator's device, in this cache's shape */
+  geom.banks = LAYERS * KV_HEADS;
+  geom.slots = SLOTS;
+  geom.dim = HEAD;
   ucm_model_t model;
   ucm_t array;
   if (ucm_model_init(&model, &geom, malloc(ucm_model_bytes(&geom))) || ucm_open_model(&array, &model)) return 2;

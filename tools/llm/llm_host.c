@@ -24,6 +24,7 @@
 #include "tokenizer.h"
 #include "transformer.h"
 #include "ucm.h"
+#include "ucm_arrays.h"
 
 typedef struct {
   int ids;
@@ -96,10 +97,11 @@ int main(int argc, char **argv) {
   void *arena = malloc(llm_state_bytes(&model));
   llm_state_t state;
   llm_state_init(&state, &model, arena);
-  /* The simulator's array: 4 lanes, 3-bit cells, 64 10-bit ADCs. */
-  ucm_geom_t geom = {.banks = (uint32_t)(model.n_layers * model.n_kv_heads), .slots = (uint32_t)model.seq_len,
-                     .dim = (uint32_t)(model.head_size * slices), .cell_bits = 3, .q_bits = 8, .adc_bits = 10,
-                     .adc_count = 64, .lanes = 4};
+  /* The simulator's array (arrays.toml [sim]), shaped for this model. */
+  ucm_geom_t geom = UCM_ARRAY_SIM;
+  geom.banks = (uint32_t)(model.n_layers * model.n_kv_heads);
+  geom.slots = (uint32_t)model.seq_len;
+  geom.dim = (uint32_t)(model.head_size * slices);
   ucm_model_t array_model;
   ucm_t array;
   if (unicaim) {

@@ -59,6 +59,7 @@
 #include "tokenizer.h"
 #include "transformer.h"
 #include "ucm.h"
+#include "ucm_arrays.h"
 #include "ucm_energy.h"
 
 enum { MAX_LIST = 16, MAX_ITEMS = 32, BOOTSTRAP = 2000 };
@@ -153,10 +154,12 @@ static void item_init(item_t *it, const kv_policy_ops_t *ops, const char *base, 
 static int runner_init(runner_t *r, const llm_model_t *m) {
   llm_state_init(&r->state, m, malloc(llm_state_bytes(m)));
   r->m = m;
-  ucm_geom_t geom = {.banks = (uint32_t)(m->n_layers * m->n_kv_heads),
-                     .slots = (uint32_t)(r->slots ? r->slots : m->seq_len),
-                     .dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1)), .cell_bits = (uint32_t)r->cells,
-                     .q_bits = 8, .adc_bits = (uint32_t)r->adc_bits, .adc_count = 64, .lanes = 4};
+  ucm_geom_t geom = UCM_ARRAY_SIM; /* the simulator's device, in this model's shape and the run's cells */
+  geom.banks = (uint32_t)(m->n_layers * m->n_kv_heads);
+  geom.slots = (uint32_t)(r->slots ? r->slots : m->seq_len);
+  geom.dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1));
+  geom.cell_bits = (uint32_t)r->cells;
+  geom.adc_bits = (uint32_t)r->adc_bits;
   void *mem = malloc(ucm_model_bytes(&geom));
   if (!mem || ucm_model_init(&r->array_model, &geom, mem) || ucm_open_model(&r->array, &r->array_model)) return -1;
   static const char *const exact[] = {"adc", "cells", "digital"};

@@ -20,10 +20,11 @@
 #include <stdlib.h>
 
 #include "ucm.h"
+#include "ucm_arrays.h"
 #include "ucm_baselines.h"
 #include "ucm_energy.h"
 
-enum { DIM = 128, CACHE = 576 };
+enum { DIM = UCM_PAPER_DIM, CACHE = UCM_PAPER_SLOTS }; /* arrays.toml [paper] */
 
 typedef struct {
   ucm_cost_t step;
@@ -43,8 +44,10 @@ static int8_t rnd8(void) {
    no search), and a min-detect when the cache is full (N > ROWS). */
 static int unicaim_step(uint32_t cell_bits, uint32_t n, int all, ucm_run_t *run) {
   uint32_t rows = n < CACHE ? n : CACHE, k = rows / 5;
-  ucm_geom_t g = {.banks = 1, .slots = CACHE, .dim = DIM * (cell_bits == 1 ? 3 : 1), .cell_bits = cell_bits,
-                  .q_bits = 8, .adc_bits = 10, .adc_count = 64, .lanes = 8};
+  ucm_geom_t g = UCM_ARRAY_PAPER;
+  g.slots = CACHE;
+  g.dim = DIM * (cell_bits == 1 ? 3 : 1);
+  g.cell_bits = cell_bits;
   void *mem = malloc(ucm_model_bytes(&g));
   ucm_model_t model;
   ucm_t u;
