@@ -434,20 +434,21 @@ int main(int argc, char **argv) {
   uint32_t geom = rtl_read(UCM_GEOM_OFFSET), shape = rtl_read(UCM_SHAPE_OFFSET),
            conv = rtl_read(UCM_CONV_OFFSET);
   ucm_geom_t g = {};
-  g.slots = geom & 0xFFFF;
-  g.banks = geom >> 16;
-  g.dim = shape & 0xFFFF;
-  g.cell_bits = (shape >> 16) & 0xF;
-  g.q_bits = (shape >> 20) & 0xF;
-  g.lanes = shape >> 24;
-  g.adc_count = conv & 0xFFFF;
-  g.adc_bits = (conv >> 16) & 0x1F;
+  auto field = [](uint32_t reg, uint32_t mask, unsigned lsb) { return (reg & mask) >> lsb; };
+  g.slots = field(geom, UCM_GEOM_SLOTS_MASK, UCM_GEOM_SLOTS_LSB);
+  g.banks = field(geom, UCM_GEOM_BANKS_MASK, UCM_GEOM_BANKS_LSB);
+  g.dim = field(shape, UCM_SHAPE_DIM_MASK, UCM_SHAPE_DIM_LSB);
+  g.cell_bits = field(shape, UCM_SHAPE_CELL_BITS_MASK, UCM_SHAPE_CELL_BITS_LSB);
+  g.q_bits = field(shape, UCM_SHAPE_Q_BITS_MASK, UCM_SHAPE_Q_BITS_LSB);
+  g.lanes = field(shape, UCM_SHAPE_LANES_MASK, UCM_SHAPE_LANES_LSB);
+  g.adc_count = field(conv, UCM_CONV_ADC_COUNT_MASK, UCM_CONV_ADC_COUNT_LSB);
+  g.adc_bits = field(conv, UCM_CONV_ADC_BITS_MASK, UCM_CONV_ADC_BITS_LSB);
   model_mem.resize(ucm_model_bytes(&g) / 4 + 1);
   if (ucm_model_init(&model, &g, model_mem.data())) {
     std::fprintf(stderr, "ucm_cosim: the RTL reports a geometry the model rejects\n");
     return 2;
   }
-  if (((conv >> 24) & 0x3F) != model.score_bits)
+  if (field(conv, UCM_CONV_SCORE_BITS_MASK, UCM_CONV_SCORE_BITS_LSB) != model.score_bits)
     fail("SCORE_BITS", UCM_CONV_OFFSET, (conv >> 24) & 0x3F, model.score_bits);
 
   error_cases();

@@ -415,13 +415,15 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
   }
   switch (reg) {
     case UCM_GEOM_OFFSET:
-      *value = g->slots | g->banks << 16;
+      *value = g->slots << UCM_GEOM_SLOTS_LSB | g->banks << UCM_GEOM_BANKS_LSB;
       break;
     case UCM_SHAPE_OFFSET:
-      *value = g->dim | g->cell_bits << 16 | g->q_bits << 20 | g->lanes << 24;
+      *value = g->dim << UCM_SHAPE_DIM_LSB | g->cell_bits << UCM_SHAPE_CELL_BITS_LSB |
+               g->q_bits << UCM_SHAPE_Q_BITS_LSB | g->lanes << UCM_SHAPE_LANES_LSB;
       break;
     case UCM_CONV_OFFSET:
-      *value = g->adc_count | g->adc_bits << 16 | m->score_bits << 24;
+      *value = g->adc_count << UCM_CONV_ADC_COUNT_LSB | g->adc_bits << UCM_CONV_ADC_BITS_LSB |
+               (uint32_t)m->score_bits << UCM_CONV_SCORE_BITS_LSB;
       break;
     case UCM_CMD_OFFSET:
       *value = m->cmd;
