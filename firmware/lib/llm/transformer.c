@@ -7,23 +7,14 @@
 /* ---------------------------------------------------------------- arena */
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
 
-size_t llm_state_bytes(const llm_model_t *m) {
-  size_t n = 0;
-  size_t widest = (size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
-  n += 4 * (3 * (size_t)m->dim + 2 * (size_t)m->hidden_dim + (size_t)m->dim + 2 * (size_t)m->kv_dim);
-  n += 4 * (size_t)m->n_heads * (size_t)m->seq_len + 4 * (size_t)m->vocab_size;
-  n += align4(2 * widest);
-  n += kv_bytes(m->n_layers, m->n_kv_heads, m->head_size, m->seq_len);
-  return n;
-}
-
-void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
-  uint8_t *p = arena;
-#define CARVE(field, type, count)        \
-  s->field = (type *)(void *)p;          \
-  p += align4(sizeof(type) * (size_t)(count))
-  memset(s, 0, sizeof *s);
-  s->model = m;
+/* The state's buffers carved from ARENA, or only counted when ARENA is NULL:
+   the one description of the layout, which llm_state_bytes and
+   llm_state_init both run. Returns the bytes it takes. */
+static size_t layout(llm_state_t *s, const llm_model_t *m, uint8_t *arena) {
+  size_t at = 0;
+#define CARVE(field, type, count)                                   \
+  s->field = arena ? (type *)(void *)(arena + at) : NULL;           \
+  at += align4(sizeof(type) * (size_t)(count))
   CARVE(x, int32_t, m->dim);
   CARVE(xb, int32_t, m->dim);
   CARVE(xb2, int32_t, m->dim);
@@ -36,7 +27,19 @@ void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
   CARVE(logits, int32_t, m->vocab_size);
   CARVE(xq, int16_t, m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
 #undef CARVE
-  kv_init(&s->kv, m->n_layers, m->n_kv_heads, m->head_size, m->seq_len, s->att, p);
+  if (arena) kv_init(&s->kv, m->n_layers, m->n_kv_heads, m->head_size, m->seq_len, s->att, arena + at);
+  return at + kv_bytes(m->n_layers, m->n_kv_heads, m->head_size, m->seq_len);
+}
+
+size_t llm_state_bytes(const llm_model_t *m) {
+  llm_state_t counted;
+  return layout(&counted, m, NULL);
+}
+
+void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
+  memset(s, 0, sizeof *s);
+  s->model = m;
+  layout(s, m, arena);
 }
 
 /* ---------------------------------------------------------------- pieces */

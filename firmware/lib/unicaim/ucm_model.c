@@ -14,10 +14,35 @@ static size_t align4(size_t n) {
   return (n + 3) & ~(size_t)3;
 }
 
+/* The model's arrays carved from MEM, or only counted when MEM is NULL: the
+   one description of the layout (ucm_model_bytes and ucm_model_init both run
+   it). Returns the bytes it takes. */
+static size_t layout(ucm_model_t *m, const ucm_geom_t *g, uint8_t *mem) {
+  size_t slots = (size_t)g->banks * g->slots, at = 0;
+#define CARVE(field, type, count)                          \
+  m->field = mem ? (type *)(void *)(mem + at) : NULL;      \
+  at += align4(sizeof(type) * (size_t)(count))
+  CARVE(acc, uint32_t, slots);
+  CARVE(valid_count, uint32_t, g->banks);
+  CARVE(list, uint32_t, g->slots);
+  CARVE(score, int32_t, g->slots);
+  CARVE(similarity, int32_t, g->slots);
+  CARVE(pos, uint16_t, slots);
+  CARVE(cell, int8_t, slots * g->dim);
+  CARVE(valid, uint8_t, slots);
+  CARVE(protect, uint8_t, slots);
+  CARVE(step, uint8_t, g->banks);
+  CARVE(key, int8_t, g->dim);
+  CARVE(query, int8_t, g->dim);
+  CARVE(qlevel, int8_t, g->dim);
+  CARVE(plane_mask, int8_t, (size_t)g->q_bits * g->dim);
+#undef CARVE
+  return at;
+}
+
 size_t ucm_model_bytes(const ucm_geom_t *g) {
-  size_t slots = (size_t)g->banks * g->slots;
-  return align4(slots * g->dim) + align4(slots) * 2 + align4(slots * 2) + slots * 4 + g->banks * 4 +
-         align4(g->banks) + align4(g->dim) * 3 + align4((size_t)g->q_bits * g->dim) + g->slots * 12;
+  ucm_model_t counted;
+  return layout(&counted, g, NULL);
 }
 
 static int geom_ok(const ucm_geom_t *g) {
@@ -34,35 +59,7 @@ int ucm_model_init(ucm_model_t *m, const ucm_geom_t *g, void *mem) {
   memset(mem, 0, ucm_model_bytes(g));
   m->geom = *g;
   m->score_bits = ucm_score_bits(g->dim);
-  size_t slots = (size_t)g->banks * g->slots;
-  uint8_t *p = mem;
-  m->acc = (uint32_t *)p;
-  p += slots * 4;
-  m->valid_count = (uint32_t *)p;
-  p += g->banks * 4;
-  m->list = (uint32_t *)p;
-  p += g->slots * 4;
-  m->score = (int32_t *)p;
-  p += g->slots * 4;
-  m->similarity = (int32_t *)p;
-  p += g->slots * 4;
-  m->pos = (uint16_t *)p;
-  p += align4(slots * 2);
-  m->cell = (int8_t *)p;
-  p += align4(slots * g->dim);
-  m->valid = p;
-  p += align4(slots);
-  m->protect = p;
-  p += align4(slots);
-  m->step = p;
-  p += align4(g->banks);
-  m->key = (int8_t *)p;
-  p += align4(g->dim);
-  m->query = (int8_t *)p;
-  p += align4(g->dim);
-  m->qlevel = (int8_t *)p;
-  p += align4(g->dim);
-  m->plane_mask = (int8_t *)p;
+  layout(m, g, mem);
   m->cam_cfg = 1; /* QSTEP 1, ALPHA 0 */
   m->adc_cfg = 1; /* GAIN 1, SHIFT 0 */
   return 0;
