@@ -182,7 +182,7 @@ module ucm_block #(
   // in meta_q; then both commit (counts, the stored score, charge sharing). EXACT: the plane sums of the arriving cells (cur_q),
   // the converters (code_q), then the shift-add. A key write: draws, level
   // and offset, then the cell.
-  localparam int unsigned ScoreLatency = 4;        // a score pass takes Rows + 4 cycles
+  localparam int unsigned ScoreLatency = 4;        // a score pass takes Rows + 4 cycles (ucm_cycles.h)
   localparam int unsigned WriteCommit  = Dim + 3;  // the key write's last cycle
 
   logic [RowW-1:0]             exact_row;

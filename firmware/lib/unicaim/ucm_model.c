@@ -4,6 +4,7 @@
 
 #include "soc_regs.h"
 #include "ucm_arith.h"
+#include "ucm_cycles.h"
 
 #define FIELD(v, reg, f) (((v)&reg##_##f##_MASK) >> reg##_##f##_LSB)
 #define ERR_BITS                                                                                           \
@@ -91,7 +92,7 @@ static void write_key(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t fla
   m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
   m->pos[i] = (uint16_t)m->pos_reg;
   m->acc[i] = m->acc_init;
-  m->counter[UCM_CNT_CYC_WRITE] += g->dim + 4; /* two cycles of mixing, one of level and offset */
+  m->counter[UCM_CNT_CYC_WRITE] += ucm_cycles_write(g->dim);
   m->counter[UCM_CNT_EV_CELL_WRITE] += g->dim;
 }
 
@@ -104,7 +105,7 @@ static void slot_ctrl(ucm_model_t *m, uint32_t bank, uint32_t slot, uint32_t fla
   } else {
     m->protect[i] = flags & UCM_F_PROTECT ? 1 : 0;
   }
-  m->counter[UCM_CNT_CYC_MISC] += 2;
+  m->counter[UCM_CNT_CYC_MISC] += ucm_cycles_slot();
 }
 
 static void reset_bank(ucm_model_t *m, uint32_t bank) {
@@ -115,7 +116,7 @@ static void reset_bank(ucm_model_t *m, uint32_t bank) {
     m->acc[i] = 0;
   }
   m->valid_count[bank] = 0;
-  m->counter[UCM_CNT_CYC_MISC] += rows(m);
+  m->counter[UCM_CNT_CYC_MISC] += ucm_cycles_reset(rows(m));
 }
 
 static void read_slot(ucm_model_t *m, uint32_t bank, uint32_t slot) {
@@ -124,7 +125,7 @@ static void read_slot(ucm_model_t *m, uint32_t bank, uint32_t slot) {
                  (uint32_t)m->protect[i] << UCM_SLOT_META_PROTECT_LSB;
   m->slot_acc = m->acc[i];
   m->slot_valid_count = m->valid_count[bank];
-  m->counter[UCM_CNT_CYC_MISC] += 2;
+  m->counter[UCM_CNT_CYC_MISC] += ucm_cycles_slot();
 }
 
 /* CAM similarity of one slot for the query's levels (m->qlevel), read
@@ -214,7 +215,7 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   }
   m->result = out;
   m->search_serial++;
-  m->counter[UCM_CNT_CYC_SEARCH] += passes * (rows(m) + 1) + UCM_SEARCH_EXTRA_CYCLES;
+  m->counter[UCM_CNT_CYC_SEARCH] += ucm_cycles_search(passes, rows(m));
   m->counter[UCM_CNT_EV_SEARCH]++;
   m->counter[UCM_CNT_EV_CELL_SEARCH] += m->valid_count[bank] * g->dim;
   if (flags & UCM_F_ACCUMULATE) m->counter[UCM_CNT_EV_ACC_CHARGE] += m->valid_count[bank];
@@ -229,7 +230,7 @@ static int list_ok(const ucm_model_t *m, uint32_t n) {
 
 static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
   const ucm_geom_t *g = &m->geom;
-  m->counter[UCM_CNT_CYC_EXACT] += n;
+  m->counter[UCM_CNT_CYC_EXACT] += ucm_cycles_exact_checked(n);
   if (!list_ok(m, n)) {
     m->status |= UCM_STATUS_ERR_SLOT_MASK;
     return;
@@ -253,8 +254,7 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
     }
     m->score[j] = score;
   }
-  uint32_t per_slot = (g->q_bits + g->lanes - 1) / g->lanes;
-  m->counter[UCM_CNT_CYC_EXACT] += 1 + n * per_slot + 2; /* the converters' and shift-add's stages */
+  m->counter[UCM_CNT_CYC_EXACT] += ucm_cycles_exact(n, g->q_bits, g->lanes);
   if (!ideal) {
     m->counter[UCM_CNT_EV_ADC_CONV] += n * g->q_bits;
     m->counter[UCM_CNT_EV_ADC_ROUND] += (n * g->q_bits + g->adc_count - 1) / g->adc_count;
@@ -262,7 +262,7 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
 }
 
 static void acc_add(ucm_model_t *m, uint32_t bank, uint32_t n) {
-  m->counter[UCM_CNT_CYC_ACC] += n;
+  m->counter[UCM_CNT_CYC_ACC] += ucm_cycles_acc_checked(n);
   if (!list_ok(m, n)) {
     m->status |= UCM_STATUS_ERR_SLOT_MASK;
     return;
@@ -274,7 +274,7 @@ static void acc_add(ucm_model_t *m, uint32_t bank, uint32_t n) {
     m->acc[i] = sum > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)sum;
     m->counter[UCM_CNT_EV_ACC_DIGITAL]++;
   }
-  m->counter[UCM_CNT_CYC_ACC] += 2 * n;
+  m->counter[UCM_CNT_CYC_ACC] += ucm_cycles_acc(n);
 }
 
 static void find_victim(ucm_model_t *m, uint32_t bank) {
@@ -288,7 +288,7 @@ static void find_victim(ucm_model_t *m, uint32_t bank) {
   }
   m->result = best;
   if (best == m->geom.slots) m->status |= UCM_STATUS_ERR_NOVICTIM_MASK;
-  m->counter[UCM_CNT_CYC_VICTIM] += rows(m) + 2; /* compared from registered metadata */
+  m->counter[UCM_CNT_CYC_VICTIM] += ucm_cycles_victim(rows(m));
   m->counter[UCM_CNT_EV_MIN_DETECT]++;
 }
 

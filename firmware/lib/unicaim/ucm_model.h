@@ -17,10 +17,6 @@ typedef struct {
   uint32_t lanes; /* power of two dividing slots */
 } ucm_geom_t;
 
-/* A SEARCH is busy (Rows + 1) cycles per pass plus this: the deeper
- * pipeline of its first (score) pass. */
-#define UCM_SEARCH_EXTRA_CYCLES 3
-
 /* The block's counters, in register order: busy cycles per mode, then
  * device events. */
 enum {
