@@ -282,37 +282,34 @@ def collect(build, run):
         ok = rc == 0 and os.path.getsize(trace) > 1000 if os.path.exists(trace) else False
         return ok, f"rc={rc}\n{err}"
 
-    @add("console-parser-fuzz-15s")
-    def _():
-        corpus = os.path.join(tmp, "fuzz-corpus")
+    def fuzz_15s(cmd, corpus, max_len, seeds=()):
+        """A 15-second fuzz run from CORPUS (with SEEDS: (name, bytes)): no finding."""
+        corpus = os.path.join(tmp, corpus)
         os.makedirs(corpus, exist_ok=True)
-        rc, out, err = run([os.path.join(build, "fuzz", "fuzz_console"), "-max_total_time=15", "-timeout=5",
-                            "-max_len=200", "-seed=1", corpus], 120)
+        for name, data in seeds:
+            with open(os.path.join(corpus, name), "wb") as f:
+                f.write(data)
+        rc, out, err = run([*cmd, "-max_total_time=15", "-timeout=10", f"-max_len={max_len}", "-seed=1",
+                            "-rss_limit_mb=4096", corpus], 120)
         ok = rc == 0 and "Done " in err and "ERROR" not in err
         return ok, f"rc={rc}\n{err[-1500:]}"
+
+    @add("console-parser-fuzz-15s")
+    def _():
+        return fuzz_15s([os.path.join(build, "fuzz", "fuzz_console")], "console-corpus", 200)
 
     @add("upload-protocol-fuzz-15s")
     def _():
         # The bootloader's protocol (tests/fuzz/fuzz_upload.c's invariants),
         # started from one good upload.
-        corpus = os.path.join(tmp, "upload-corpus")
-        os.makedirs(corpus, exist_ok=True)
         image = bytes(range(8))
-        with open(os.path.join(corpus, "good"), "wb") as f:
-            f.write(b"UCHD" + struct.pack("<4I", 0x80000000, 8, zlib.crc32(image), 0x80000004) + image)
-        rc, out, err = run([os.path.join(build, "fuzz", "fuzz_upload"), "-max_total_time=15", "-timeout=5",
-                            "-max_len=8192", "-seed=1", corpus], 120)
-        ok = rc == 0 and "Done " in err and "ERROR" not in err
-        return ok, f"rc={rc}\n{err[-1500:]}"
+        good = b"UCHD" + struct.pack("<4I", 0x80000000, 8, zlib.crc32(image), 0x80000004) + image
+        return fuzz_15s([os.path.join(build, "fuzz", "fuzz_upload")], "upload-corpus", 8192, [("good", good)])
 
     @add("converter-fuzz-15s")
     def _():
-        corpus = os.path.join(tmp, "convert-corpus")
-        rc, out, err = run([os.path.join(build, "fuzz", "venv", "bin", "python"),
-                            os.path.join(HERE, "fuzz", "fuzz_convert.py"), "-max_total_time=15",
-                            "-timeout=10", "-rss_limit_mb=4096", "-seed=1", corpus], 120)
-        ok = rc == 0 and "Done " in err and "ERROR" not in err
-        return ok, f"rc={rc}\n{err[-1500:]}"
+        return fuzz_15s([os.path.join(build, "fuzz", "venv", "bin", "python"),
+                         os.path.join(HERE, "fuzz", "fuzz_convert.py")], "convert-corpus", 4096)
 
     @add("ulx3s-85f-bitstream")
     def _():

@@ -4,6 +4,18 @@
 #include "test_env.h"
 #include "soc_regs.h"
 
+/* mtimecmp = mtime + TICKS (a3 its low word); the high word first, while
+   the low one is still all ones from the handler, so it never passes early. */
+.macro TIMER_IN ticks
+  lw a1, TIMER_MTIME_LO_OFFSET(s0)
+  lw a2, TIMER_MTIME_HI_OFFSET(s0)
+  addi a3, a1, \ticks
+  sltu t1, a3, a1
+  add a2, a2, t1
+  sw a2, TIMER_MTIMECMP_HI_OFFSET(s0)
+  sw a3, TIMER_MTIMECMP_LO_OFFSET(s0)
+.endm
+
 /* Handler: count in s6, record mcause/mepc in s2/s3, silence the source. */
 TEST_BEGIN
   la t0, irq_handler
@@ -35,13 +47,7 @@ TEST_BEGIN
   EXPECT(a0, 8)
 
   CASE(3)  /* a timer interrupt in the future, waited for with wfi */
-  lw a1, TIMER_MTIME_LO_OFFSET(s0)
-  lw a2, TIMER_MTIME_HI_OFFSET(s0)
-  addi a3, a1, 200
-  sltu t1, a3, a1
-  add a2, a2, t1
-  sw a2, TIMER_MTIMECMP_HI_OFFSET(s0)
-  sw a3, TIMER_MTIMECMP_LO_OFFSET(s0)
+  TIMER_IN(200)
   li s6, 0
 1:
   wfi
@@ -164,13 +170,7 @@ TEST_BEGIN
   CASE(11)  /* the interrupt that ends wfi is taken after it: mepc is past the wfi */
   li t0, 0x80
   csrw mie, t0
-  lw a1, TIMER_MTIME_LO_OFFSET(s0)
-  lw a2, TIMER_MTIME_HI_OFFSET(s0)
-  addi a3, a1, 200
-  sltu t1, a3, a1
-  add a2, a2, t1
-  sw a2, TIMER_MTIMECMP_HI_OFFSET(s0)
-  sw a3, TIMER_MTIMECMP_LO_OFFSET(s0)
+  TIMER_IN(200)
   li s6, 0
   csrsi mstatus, 8
 4:
