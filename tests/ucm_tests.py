@@ -5,6 +5,8 @@ import glob
 import os
 import re
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 # Operations per parameter set, by build name; the paper-sized array is slow.
 OPS = {"tiny": 40000, "sign": 40000, "mid": 15000, "board": 40000, "paper": 6000, "gatelevel": 3000}
 
@@ -47,6 +49,26 @@ def report_test(run, binary):
     return "unicaim/energy-model-report", check
 
 
+def elaboration_checks_test(run, build):
+    """Geometries the block cannot build are refused when it elaborates,
+    naming the parameter (and the defaults pass)."""
+    def check():
+        rtl = [os.path.join(ROOT, "rtl", "unicaim", f) for f in ("ucm_pkg.sv", "ucm_block.sv")]
+        rtl += [os.path.join(ROOT, "rtl", "common", f) for f in ("sdp_ram.sv", "lut_ram.sv")]
+        pkgs = [os.path.join(build, "gen", "soc_regs_pkg.sv"), os.path.join(ROOT, "rtl", "bus", "soc_bus_pkg.sv")]
+        report, ok = [], True
+        for params, want in ((["-GLanes=3"], "Lanes = 3"), (["-GDim=6"], "Dim = 6"),
+                             (["-GAdcCount=2", "-GLanes=4"], "AdcCount = 2"), (["-GCellBits=2"], "CellBits = 2"),
+                             ([], None)):
+            rc, out, err = run(["verilator", "--lint-only", "-Wall", os.path.join(ROOT, "rtl", "lint_waivers.vlt"),
+                                *params, *pkgs, *rtl, "--top-module", "ucm_block"], 120)
+            good = "USERFATAL" not in err if want is None else (rc != 0 and want in err)
+            ok = ok and good
+            report.append(f"{params or 'defaults'}: rc={rc} {err.strip()[:200]}")
+        return ok, "\n".join(report)
+    return "unicaim/elaboration-refuses-bad-parameters", check
+
+
 def collect(build, run):
     bins = sorted(glob.glob(os.path.join(build, "unicaim", "cosim_*")))
     missing = set(OPS) - {os.path.basename(b)[len("cosim_"):] for b in bins}
@@ -54,6 +76,7 @@ def collect(build, run):
              for i, b in enumerate(bins)]
     report = os.path.join(build, "unicaim", "ucm_report")
     tests.append(report_test(run, report))
+    tests.append(elaboration_checks_test(run, build))
     if missing:
         tests.append(("unicaim/cosim-builds", lambda: (False, f"missing builds: {sorted(missing)}")))
     return tests

@@ -16,7 +16,7 @@ module ucm_block #(
   parameter int unsigned QBits    = 8,   // query bit planes, 2..8
   parameter int unsigned AdcBits  = 10,
   parameter int unsigned AdcCount = 64,  // >= Lanes
-  parameter int unsigned Lanes    = 4    // power of two dividing Slots
+  parameter int unsigned Lanes    = 4    // power of two dividing Slots (limits checked below)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -37,6 +37,34 @@ module ucm_block #(
   localparam int unsigned RowW        = Dim * 6;
   localparam int unsigned MetaW       = 50;  // {acc, pos, protect, valid}
   localparam int unsigned SearchW     = ScoreBits + 2;  // {forced, cand, S}
+
+  // Parameter limits, checked at elaboration: the golden model's
+  // ucm_model_init refuses the same geometries, and the registers' 16-bit
+  // slot and count fields and 8-bit bank field hold these.
+  if (Banks < 1 || Banks > 256) begin : g_bad_banks
+    $fatal(1, "ucm_block: Banks = %0d is outside 1..256", Banks);
+  end
+  if (Slots < 1 || Slots > 4096 || Slots % Lanes != 0) begin : g_bad_slots
+    $fatal(1, "ucm_block: Slots = %0d is outside 1..4096 or not a multiple of Lanes", Slots);
+  end
+  if (Dim < 4 || Dim > 1024 || Dim % 4 != 0) begin : g_bad_dim
+    $fatal(1, "ucm_block: Dim = %0d is not a multiple of 4 in 4..1024", Dim);
+  end
+  if (CellBits != 1 && CellBits != 3) begin : g_bad_cell_bits
+    $fatal(1, "ucm_block: CellBits = %0d (1 or 3)", CellBits);
+  end
+  if (QBits < 2 || QBits > 8) begin : g_bad_q_bits
+    $fatal(1, "ucm_block: QBits = %0d is outside 2..8", QBits);
+  end
+  if (AdcBits < 2 || AdcBits > 16) begin : g_bad_adc_bits
+    $fatal(1, "ucm_block: AdcBits = %0d is outside 2..16", AdcBits);
+  end
+  if (AdcCount < Lanes || AdcCount > 65535) begin : g_bad_adc_count
+    $fatal(1, "ucm_block: AdcCount = %0d is below Lanes or above 65535", AdcCount);
+  end
+  if (Lanes < 1 || Lanes > 128 || (Lanes & (Lanes - 1)) != 0) begin : g_bad_lanes
+    $fatal(1, "ucm_block: Lanes = %0d is not a power of two in 1..128", Lanes);
+  end
 
   typedef enum logic [3:0] {
     ST_IDLE, ST_WRITE, ST_CTRL, ST_READ, ST_RESET, ST_SCORE, ST_RADIX, ST_GT,
