@@ -31,7 +31,8 @@ define UNIT_TB_RULE
 $(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) tests/rtl/*.svh | deps
 	@mkdir -p $(TB_BUILD)
 	$(call quiet,VERILATE,$$@)verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl --top-module tb_$(1) \
-	  -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) tests/rtl/tb_$(1).sv >/dev/null
+	  -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) tests/rtl/tb_$(1).sv \
+	  $(call to_log,$(TB_BUILD)/obj_$(1).log)
 	$(Q)cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
 endef
 $(foreach tb,$(UNIT_TBS),$(eval $(call UNIT_TB_RULE,$(tb))))

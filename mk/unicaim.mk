@@ -21,7 +21,7 @@ $(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) 
 	$(call quiet,VERILATE,$$@)verilator --cc --exe --build -O3 -j 2 -Wno-fatal -Werror-USERFATAL --top-module ucm_block $(call ucm_gparams,$(1)) \
 	  -CFLAGS "-O2 -I$(abspath $(GEN)) -I$(abspath firmware/lib/unicaim)" \
 	  -Mdir $(UCM_BUILD)/obj_$(1) -o ../cosim_$(1) $(RTL_PKGS) $(UCM_RTL) \
-	  $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) >/dev/null
+	  $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) $(call to_log,$(UCM_BUILD)/obj_$(1).log)
 endef
 $(foreach c,$(UCM_CFGS),$(eval $(call UCM_COSIM_RULE,$(c))))
 
@@ -85,4 +85,5 @@ $(UCM_BUILD)/cosim_gatelevel: $(UCM_GL)/ucm_block_gl.v tests/unicaim/ucm_cosim.c
 	rm -f $@
 	$(call quiet,VERILATE,$@)verilator --cc --exe --build -O0 -j 2 -Wno-fatal -Wno-lint -Wno-style --top-module ucm_block \
 	  -CFLAGS "-O1 -I$(abspath $(GEN)) -I$(abspath firmware/lib/unicaim)" -Mdir $(UCM_GL)/obj \
-	  -o ../../cosim_gatelevel $(abspath $<) $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) >/dev/null
+	  -o ../../cosim_gatelevel $(abspath $<) $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) \
+	  $(call to_log,$(UCM_GL)/verilate.log)
