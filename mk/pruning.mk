@@ -77,8 +77,7 @@ tune-prune: $(PRUNE) $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_DEV)
 # Agreement on the SoC: one 192-token passkey task of the retrieval model
 # per policy at a 25% budget, on the simulated SoC and on the host: the same
 # tokens, with the SoC's cycles and evictions. The policies that need the
-# array run on a simulator whose array has this model's geometry (4 banks x
-# 1024 slots x 96 cells).
+# array run on the simulator with this model's array (arrays.toml [retr]).
 .PHONY: bench-agree
 bench bench-agree: $(BENCH_DIR)/agree.txt
 $(BENCH_DIR)/agree.txt: $(LLM_BUILD)/llm_host $(PRUNE) $(RETR_IMAGE) $(SIM_BIN) $(SIM_BIN_RETR) $(FW_BUILD)/retr.elf \
