@@ -38,6 +38,21 @@ module ucm_block #(
   localparam int unsigned MetaW       = 50;  // {acc, pos, protect, valid}
   localparam int unsigned SearchW     = ScoreBits + 2;  // {forced, cand, S}
 
+  // The read-only geometry words, each field where the register map puts it
+  // (the limits checked below keep every value inside its field).
+  function automatic logic [31:0] at(int unsigned lsb, int unsigned value);
+    at = 32'(value) << lsb;
+  endfunction
+  localparam logic [31:0] GeomWord  = at(soc_regs_pkg::UCM_GEOM_SLOTS_LSB, Slots) |
+                                      at(soc_regs_pkg::UCM_GEOM_BANKS_LSB, Banks);
+  localparam logic [31:0] ShapeWord = at(soc_regs_pkg::UCM_SHAPE_DIM_LSB, Dim) |
+                                      at(soc_regs_pkg::UCM_SHAPE_CELL_BITS_LSB, CellBits) |
+                                      at(soc_regs_pkg::UCM_SHAPE_Q_BITS_LSB, QBits) |
+                                      at(soc_regs_pkg::UCM_SHAPE_LANES_LSB, Lanes);
+  localparam logic [31:0] ConvWord  = at(soc_regs_pkg::UCM_CONV_ADC_COUNT_LSB, AdcCount) |
+                                      at(soc_regs_pkg::UCM_CONV_ADC_BITS_LSB, AdcBits) |
+                                      at(soc_regs_pkg::UCM_CONV_SCORE_BITS_LSB, ScoreBits);
+
   // Parameter limits, checked at elaboration: the golden model's
   // ucm_model_init refuses the same geometries, and the registers' 16-bit
   // slot and count fields and 8-bit bank field hold these.
@@ -627,11 +642,15 @@ module ucm_block #(
         rsp_o.err = req_i.we ? !reg_writable : !reg_readable;
         if (in_counter) rsp_o.rdata = counter_q[counter_idx];
         unique case (reg_off)
-          soc_regs_pkg::UCM_GEOM_OFFSET:  rsp_o.rdata = {16'(Banks), 16'(Slots)};
-          soc_regs_pkg::UCM_SHAPE_OFFSET: rsp_o.rdata = {8'(Lanes), 4'(QBits), 4'(CellBits), 16'(Dim)};
-          soc_regs_pkg::UCM_CONV_OFFSET:  rsp_o.rdata = {8'(ScoreBits), 8'(AdcBits), 16'(AdcCount)};
+          soc_regs_pkg::UCM_GEOM_OFFSET:  rsp_o.rdata = GeomWord;
+          soc_regs_pkg::UCM_SHAPE_OFFSET: rsp_o.rdata = ShapeWord;
+          soc_regs_pkg::UCM_CONV_OFFSET:  rsp_o.rdata = ConvWord;
           soc_regs_pkg::UCM_CMD_OFFSET:         rsp_o.rdata = cmd_q;
-          soc_regs_pkg::UCM_STATUS_OFFSET:      rsp_o.rdata = {17'b0, err_q, 6'b0, done_q, busy};
+          soc_regs_pkg::UCM_STATUS_OFFSET: begin
+            rsp_o.rdata[soc_regs_pkg::UCM_STATUS_BUSY_LSB]        = busy;
+            rsp_o.rdata[soc_regs_pkg::UCM_STATUS_DONE_LSB]        = done_q;
+            rsp_o.rdata[soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB +: 7] = err_q;  // cmd .. novictim, in order
+          end
           soc_regs_pkg::UCM_RESULT_OFFSET:      rsp_o.rdata = result_q;
           soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET:  rsp_o.rdata = {31'b0, irq_enable_q};
           soc_regs_pkg::UCM_POS_OFFSET:         rsp_o.rdata = {16'b0, pos_reg_q};
