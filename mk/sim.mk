@@ -6,14 +6,9 @@ SIM_RAM      := 4194304
 SIM_ROM      := 16384
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
-# The arrays (rtl/unicaim/arrays.toml): the simulator's for stories260K, the
-# paper's for the block benchmarks, the boards', the retrieval model's.
-SIM_UCM       := $(UCM_SIM_SOC_G)
-SIM_UCM_PAPER := $(UCM_PAPER_SOC_G)
-SIM_UCM_BOARD := $(UCM_BOARD_SOC_G)
-SIM_UCM_RETR  := $(UCM_RETR_SOC_G)
-
-# $(1): output binary, $(2): UART baud rate, $(3): array parameters.
+# $(1): output binary, $(2): UART baud rate, $(3): array parameters (an
+# arrays.toml entry's: the simulator's for stories260K, the paper's for the
+# block benchmarks, the boards', the retrieval model's).
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
@@ -28,13 +23,13 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | 
 endef
 
 sim: $(SIM_BIN)
-$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(SIM_UCM)))
+$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(UCM_SIM_SOC_G)))
 # A build with a board's console rate, for measuring uploads at 115200 baud.
 SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(SIM_UCM)))
+$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(UCM_SIM_SOC_G)))
 SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(SIM_UCM_PAPER)))
+$(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(UCM_PAPER_SOC_G)))
 SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(SIM_UCM_BOARD)))
+$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G)))
 SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(SIM_UCM_RETR)))
+$(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G)))

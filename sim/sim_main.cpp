@@ -229,6 +229,13 @@ int main(int argc, char **argv) {
   int exit_code = kExitTimeout;
   bool timed_out = false;
   unsigned quiet_cycles = 0;
+  // Up to 16 bytes from the host onto the line's queue.
+  auto feed = [&] {
+    uint8_t chunk[16];
+    if (uart.queued() >= sizeof chunk) return;
+    size_t n = host.poll_bytes(chunk, sizeof chunk - uart.queued());
+    for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
+  };
   for (;;) {
     top->clk_i = 1;
     top->eval();
@@ -245,11 +252,7 @@ int main(int argc, char **argv) {
     if (got) host.put(byte);
     // The host's bytes go onto the line back to back, as from a real adapter,
     // paced by the SoC's RTS: what it cannot take yet waits in the host's pipe.
-    if ((cycle & 1023) == 0 && uart.queued() < 16) {
-      uint8_t chunk[16];
-      size_t n = host.poll_bytes(chunk, sizeof chunk - uart.queued());
-      for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
-    }
+    if ((cycle & 1023) == 0) feed();
     if (top->exit_valid_o) {
       exit_code = int(top->exit_code_o);
       break;
@@ -267,9 +270,7 @@ int main(int argc, char **argv) {
         break;
       }
       host.wait_input(100);
-      uint8_t chunk[16];
-      size_t n = host.poll_bytes(chunk, sizeof chunk);
-      for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
+      feed();
     }
 
   }

@@ -50,7 +50,7 @@ static union {
     int32_t probs[LLM_MAX_VOCAB];
     uint16_t order[LLM_MAX_VOCAB];
   } sampler;
-  uint16_t encoder[(2 * LLM_MAX_PIECE + 4 + 10 * (LLM_PROMPT_BYTES + 2)) / 2];
+  uint16_t encoder[LLM_ENCODE_WORK_BYTES(LLM_PROMPT_BYTES, LLM_MAX_PIECE) / 2];
 } scratch;
 static char work[512]; /* a policy's description */
 static char prompt_text[LLM_PROMPT_BYTES]; /* gathered by `prompt add`, used by the next story */
@@ -194,19 +194,15 @@ static int cmd_story(int argc, char **argv) {
   if (append_words(argc - i, argv + i)) return -1;
   /* A piece covers at most max_token_length bytes: a prompt that needs
      more positions than STEPS even so is refused before it is encoded. */
-  if ((long)(prompt_len / (size_t)model.max_token_length) + 2 > (long)steps) {
-    printf("error: the prompt (%u bytes) needs more positions than the %ld asked for (context %d)\n",
-           (unsigned)prompt_len, (long)steps, model.seq_len);
-    prompt_len = gathered;
-    prompt_text[prompt_len] = '\0';
-    return -1;
-  }
-  int n = llm_encode(&model, prompt_text, 1, prompt_tokens, (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]),
-                     (char *)scratch.encoder, sizeof scratch.encoder);
-  if (n == LLM_ENCODE_UNKNOWN || n < 0 || n > steps) {
+  int n = (long)(prompt_len / (size_t)model.max_token_length) + 2 > (long)steps
+              ? LLM_ENCODE_TOO_LONG
+              : llm_encode(&model, prompt_text, 1, prompt_tokens,
+                           (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]), (char *)scratch.encoder,
+                           sizeof scratch.encoder);
+  if (n < 0 || n > steps) {
     if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
-    else printf("error: the prompt needs more positions than the %ld asked for (context %d)\n", (long)steps,
-                model.seq_len);
+    else printf("error: the prompt (%u bytes) needs more positions than the %ld asked for (context %d)\n",
+                (unsigned)prompt_len, (long)steps, model.seq_len);
     prompt_len = gathered;
     prompt_text[prompt_len] = '\0';
     return -1;
@@ -336,15 +332,16 @@ static int cmd_kv(int argc, char **argv) {
     printf("error: usage: kv [dense | unicaim [k] [ideal | digital]]\n");
     return -1;
   }
-  if (state.kv.backend == KV_DENSE) printf("kv: dense attention in software\n");
-  else if (state.kv.top_k) printf("kv: UniCAIM array, %d cell%s per key component, top-k %u%s\n", state.kv.slices,
-              state.kv.slices > 1 ? "s" : "", state.kv.top_k,
-              state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
-              state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
-  else printf("kv: UniCAIM array, %d cell%s per key component, top-k all%s\n", state.kv.slices,
-              state.kv.slices > 1 ? "s" : "",
-              state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
-              state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
+  if (state.kv.backend == KV_DENSE) {
+    printf("kv: dense attention in software\n");
+  } else {
+    char top_k[12] = "all";
+    if (state.kv.top_k) snprintf(top_k, sizeof top_k, "%u", state.kv.top_k);
+    printf("kv: UniCAIM array, %d cell%s per key component, top-k %s%s\n", state.kv.slices,
+           state.kv.slices > 1 ? "s" : "", top_k,
+           state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
+           state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
+  }
   if (argc > 1) {
     kv_policy_describe(&state.kv.policy, work, sizeof work);
     printf("policy: %s\n", work);

@@ -53,13 +53,16 @@ static void remember(const char *line) {
   history_count++;
 }
 
+/* Takes the last character shown off the terminal. */
+static void erase_one(void) {
+  uart_putc('\b');
+  uart_putc(' ');
+  uart_putc('\b');
+}
+
 /* Replaces the LEN characters shown with TEXT (at most SIZE - 1 of them). */
 static unsigned show_instead(char *buf, unsigned len, unsigned size, const char *text) {
-  for (; len > 0; len--) {
-    uart_putc('\b');
-    uart_putc(' ');
-    uart_putc('\b');
-  }
+  for (; len > 0; len--) erase_one();
   for (; text[len] && len + 1 < size; len++) {
     buf[len] = text[len];
     uart_putc(text[len]);
@@ -116,9 +119,7 @@ static bool read_line(char *buf, unsigned size) {
     if (c == '\b' || c == 0x7f) {
       if (len > 0) {
         len--;
-        uart_putc('\b');
-        uart_putc(' ');
-        uart_putc('\b');
+        erase_one();
       }
     } else if (c >= ' ' && c < 0x7f) {
       if (len + 1 < size) {

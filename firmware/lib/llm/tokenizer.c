@@ -49,10 +49,8 @@ typedef struct {
   unsigned heap_len;
 } merger_t;
 
-static size_t align2(size_t n) { return (n + 1) & ~(size_t)1; }
-
 size_t llm_encode_work_bytes(const llm_model_t *m, size_t text_bytes) {
-  return align2((size_t)m->max_token_length * 2 + 3) + 5 * sizeof(uint16_t) * (text_bytes + 2);
+  return LLM_ENCODE_WORK_BYTES(text_bytes, m->max_token_length);
 }
 
 static uint16_t pair_piece(const merger_t *g, unsigned left) {
@@ -119,7 +117,7 @@ static void repair(merger_t *g, unsigned node) {
 
 static int merge_pairs(const llm_model_t *m, int *tokens, int n, char *work) {
   merger_t g = {.m = m, .tokens = tokens, .cat = work};
-  uint16_t *arrays = (uint16_t *)(void *)(work + align2((size_t)m->max_token_length * 2 + 3));
+  uint16_t *arrays = (uint16_t *)(void *)(work + (size_t)m->max_token_length * 2 + 4);
   g.prev = arrays;
   g.next = g.prev + n;
   g.pair = g.next + n;

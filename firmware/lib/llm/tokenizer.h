@@ -29,6 +29,11 @@
 int llm_encode(const llm_model_t *m, const char *text, int bos, int *tokens, int max_tokens,
                char *work, size_t work_bytes);
 size_t llm_encode_work_bytes(const llm_model_t *m, size_t text_bytes);
+/* The same for pieces of up to MAX_PIECE bytes, as a constant expression
+   (for static buffers): two pieces side by side, then five 16-bit arrays
+   with a node per first-stage token. */
+#define LLM_ENCODE_WORK_BYTES(text_bytes, max_piece) \
+  ((size_t)(max_piece) * 2 + 4 + 5 * sizeof(uint16_t) * ((size_t)(text_bytes) + 2))
 
 /* The text of TOKEN after PREV (NUL-terminated, in BYTE_BUF when it is a byte
    token). */
