@@ -40,8 +40,10 @@ $(BENCH_DIR)/cpu.txt: $(SIM_BIN) $(FW_BUILD)/cpubench.elf
 	@grep '^BENCH' $(BENCH_DIR)/cpubench.out > $@
 	@sed -n 's/^SIM .* hz=\([0-9]*\) .*/BENCH sim_hz \1 cycles_per_s/p' $(BENCH_DIR)/cpubench.sim >> $@
 
+# Last, the measured figures go into the docs' bench blocks.
 bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt
-	@cat $^
+	@cat $(filter %.txt,$^)
+	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) $(wildcard docs/*.md)
 
 # Language model: integer vs fp32 agreement on the host (16 sequences of 512
 # tokens); fp32 against itself with int8 queries/keys/values and with 12-bit

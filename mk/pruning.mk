@@ -6,7 +6,7 @@
 #
 # Development set (make tune-prune: parameter sweeps) and test set (make
 # bench-prune: every reported figure) never share a seed. The test set's
-# tables (docs/pruning.md) are build/bench/prune_tables.md.
+# tables, build/bench/prune_tables.md, are written into docs/pruning.md.
 PRUNE_OUT    := $(BENCH_DIR)/prune
 PRUNE        := $(LLM_BUILD)/prune_eval
 PRUNE_DEV    := $(RETR_BUILD)/prune_dev.tasks
@@ -59,6 +59,7 @@ $(BENCH_DIR)/prune.txt: $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out) $(BENCH_DIR)/ucm.txt 
                          tools/llm/results_tables.py $(PLOT_STAMP)
 	for f in $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out); do grep -v '^BENCH' $$f > $${f%.out}.csv; done
 	$(PYTHON) tools/llm/results_tables.py $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.csv) > $(BENCH_DIR)/prune_tables.md
+	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) docs/pruning.md
 	$(PYTHON) tools/llm/plot_pruning.py $(BENCH_DIR) --reference "$$($(PRUNE) --list | head -1 | cut -d' ' -f1)" \
 	  $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.csv) $(BENCH_DIR)/ucm_model.csv
 	grep -h '^BENCH' $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out) > $@

@@ -1,6 +1,6 @@
 # UniCAIM block: randomized co-simulation of the RTL against the golden
 # model, one Verilator build per parameter set.
-UCM_RTL    := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/unicaim/ucm_block.sv
+UCM_RTL    := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv $(RTL_UCM)
 UCM_LIB    := firmware/lib/unicaim/ucm_model.c firmware/lib/unicaim/ucm_arith.c
 UCM_BUILD  := $(BUILD)/unicaim
 UCM_CFGS   := tiny sign mid board paper
@@ -18,7 +18,7 @@ define UCM_COSIM_RULE
 $(UCM_BUILD)/cosim_$(1): tests/unicaim/ucm_cosim.cpp $(UCM_RTL) $(UCM_LIB_OBJS) $(RTL_PKGS) mk/unicaim.mk $(GEN)/ucm_arrays.mk | deps
 	@mkdir -p $(UCM_BUILD)
 	rm -f $$@  # Verilator's make does not see the model's objects change
-	$(call quiet,VERILATE,$$@)verilator --cc --exe --build -O3 -j 2 -Wno-fatal -Werror-USERFATAL --top-module ucm_block $(call ucm_gparams,$(1)) \
+	$(call quiet,VERILATE,$$@)verilator --cc --exe --build -O3 -j 2 --assert -Wno-fatal -Werror-USERFATAL --top-module ucm_block $(call ucm_gparams,$(1)) \
 	  -CFLAGS "-O2 -I$(abspath $(GEN)) -I$(abspath firmware/lib/unicaim)" \
 	  -Mdir $(UCM_BUILD)/obj_$(1) -o ../cosim_$(1) $(RTL_PKGS) $(UCM_RTL) \
 	  $(abspath tests/unicaim/ucm_cosim.cpp) $(abspath $(UCM_LIB_OBJS)) $(call to_log,$(UCM_BUILD)/obj_$(1).log)

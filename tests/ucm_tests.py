@@ -53,7 +53,8 @@ def elaboration_checks_test(run, build):
     """Geometries the block cannot build are refused when it elaborates,
     naming the parameter (and the defaults pass)."""
     def check():
-        rtl = [os.path.join(ROOT, "rtl", "unicaim", f) for f in ("ucm_pkg.sv", "ucm_block.sv")]
+        pkg = os.path.join(ROOT, "rtl", "unicaim", "ucm_pkg.sv")
+        rtl = [pkg] + sorted(set(glob.glob(os.path.join(ROOT, "rtl", "unicaim", "*.sv"))) - {pkg})
         rtl += [os.path.join(ROOT, "rtl", "common", f) for f in ("sdp_ram.sv", "lut_ram.sv")]
         pkgs = [os.path.join(build, "gen", "soc_regs_pkg.sv"), os.path.join(ROOT, "rtl", "bus", "soc_bus_pkg.sv")]
         report, ok = [], True

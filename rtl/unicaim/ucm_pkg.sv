@@ -4,6 +4,56 @@
 // that need them, which keeps an idle block cheap to simulate.
 package ucm_pkg;
 
+  // The engine's states: one per pass kind (ucm_block's controller).
+  typedef enum logic [3:0] {
+    ST_IDLE, ST_WRITE, ST_CTRL, ST_READ, ST_RESET, ST_SCORE, ST_RADIX, ST_GT,
+    ST_EMIT, ST_VALIDATE, ST_EXACT, ST_ACC, ST_VICTIM
+  } state_e;
+
+  // The counters in register order (regmap.toml): busy cycles per mode, then
+  // device events.
+  typedef enum logic [3:0] {
+    C_WRITE, C_SEARCH, C_EXACT, C_ACC, C_VICTIM, C_MISC, E_CELL_WRITE, E_CELL_SEARCH,
+    E_ACC_CHARGE, E_ADC_CONV, E_ADC_ROUND, E_MIN_DETECT, E_SEARCH, E_ACC_DIGITAL
+  } counter_e;
+  localparam int unsigned Counters = 32'(E_ACC_DIGITAL) + 32'd1;
+
+  // A slot's metadata, stored beside its key row.
+  typedef struct packed {
+    logic [31:0] acc;      // charge-domain accumulator (unsigned)
+    logic [15:0] pos;      // token position
+    logic        protect;
+    logic        valid;
+  } slot_meta_t;
+  localparam int unsigned SlotMetaW = 50;  // $bits(slot_meta_t), which Yosys cannot take of a type
+
+  // How a command changes the metadata of the slots it writes (ucm_lane).
+  typedef enum logic [2:0] {
+    META_CLEAR,   // RESET_BANK: invalid, zero
+    META_NEW,     // WRITE_KEY: valid, protect = F_PROTECT, POS, ACC_INIT
+    META_CTRL,    // SLOT_CTRL: protect = F_PROTECT, or invalidate
+    META_CHARGE,  // SEARCH with F_ACCUMULATE: the scored row's charge sharing
+    META_ADD      // ACC_ADD: the addend onto acc, saturating
+  } meta_op_e;
+
+  // Yosys 0.23 reads struct members only of plain signals and ports (not of
+  // array elements, block-local variables or function arguments) and cannot
+  // assign them: metadata is built whole by make_meta.
+  function automatic slot_meta_t make_meta(logic [31:0] acc, logic [15:0] pos, logic protect, logic valid);
+    make_meta = {acc, pos, protect, valid};
+  endfunction
+
+  // Width of an index into n things (at least one bit).
+  function automatic int unsigned index_bits(int unsigned n);
+    index_bits = (n > 1) ? $clog2(n) : 1;
+  endfunction
+
+  // Width of a similarity S of dim cells: |S| < 64 x dim, a sign bit and
+  // headroom for the read noise.
+  function automatic int unsigned score_bits(int unsigned dim);
+    score_bits = $clog2(64 * dim) + 2;
+  endfunction
+
   // Conductance of a cell in eighths of a level, |value| <= CellMax.
   localparam int signed CellMax = 31;
 

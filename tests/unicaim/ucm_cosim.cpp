@@ -238,7 +238,7 @@ void random_config() {
 void random_list(uint32_t n, bool addends) {
   for (uint32_t i = 0; i < n; i++) {
     uint32_t slot = rnd_below(64) == 0 ? model.geom.slots + rnd_below(100) : rnd_below(model.geom.slots);
-    both_write(UCM_LIST_WINDOW + 4 * i, slot | (addends ? rnd() << 16 : 0));
+    both_write(UCM_LIST_WINDOW + 4 * i, slot << UCM_LIST_SLOT_LSB | (addends ? rnd() << UCM_LIST_ADDEND_LSB : 0));
   }
 }
 

@@ -21,8 +21,30 @@ def load(path):
             reg.setdefault("fields", [])
         blk.setdefault("reg", [])
         blk.setdefault("window", [])
+        for w in blk["window"]:
+            w.setdefault("fields", [])
         blk.setdefault("const", [])
     return spec
+
+
+def c_fields(prefix, fields):
+    return [line for f in fields for line in
+            (f"#define {prefix}_{f['name']}_LSB {f['lsb']}",
+             f"#define {prefix}_{f['name']}_MASK 0x{((1 << f['width']) - 1) << f['lsb']:08x}")]
+
+
+def sv_fields(prefix, fields):
+    out = []
+    for f in fields:
+        out.append(f"  localparam int unsigned {prefix}_{f['name']}_LSB = {f['lsb']};")
+        if f["width"] > 1:
+            out.append(f"  localparam int unsigned {prefix}_{f['name']}_WIDTH = {f['width']};")
+    return out
+
+
+def md_fields(fields):
+    return "".join(f"<br>`[{f['lsb'] + f['width'] - 1}:{f['lsb']}]` {f['name']}: {f['desc']}"
+                   if f["width"] > 1 else f"<br>`[{f['lsb']}]` {f['name']}: {f['desc']}" for f in fields)
 
 
 def gen_c(spec, guard):
@@ -44,13 +66,11 @@ def gen_c(spec, guard):
             r = f"{b}_{reg['name']}"
             out.append(f"#define {r}_OFFSET 0x{reg['offset']:02x}")
             out.append(f"#define {r} REG32({b}_BASE + {r}_OFFSET)")
-            for f in reg["fields"]:
-                mask = ((1 << f["width"]) - 1) << f["lsb"]
-                out.append(f"#define {r}_{f['name']}_LSB {f['lsb']}")
-                out.append(f"#define {r}_{f['name']}_MASK 0x{mask:08x}")
+            out += c_fields(r, reg["fields"])
         for w in blk["window"]:
             out.append(f"#define {b}_{w['name']}_WINDOW 0x{w['offset']:04x}")
             out.append(f"#define {b}_{w['name']}_WINDOW_SIZE 0x{w['size']:04x}")
+            out += c_fields(f"{b}_{w['name']}", w["fields"])
         for c in blk["const"]:
             out.append(f"#define {b}_{c['name']} {c['value']}")
         out.append("")
@@ -72,13 +92,11 @@ def gen_sv(spec, pkg):
         for reg in blk["reg"]:
             r = f"{b}_{reg['name']}"
             out.append(f"  localparam logic [11:0] {r}_OFFSET = 12'h{reg['offset']:03x};")
-            for f in reg["fields"]:
-                out.append(f"  localparam int unsigned {r}_{f['name']}_LSB = {f['lsb']};")
-                if f["width"] > 1:
-                    out.append(f"  localparam int unsigned {r}_{f['name']}_WIDTH = {f['width']};")
+            out += sv_fields(r, reg["fields"])
         for w in blk["window"]:
             out.append(f"  localparam int unsigned {b}_{w['name']}_WINDOW = 32'h{w['offset']:04x};")
             out.append(f"  localparam int unsigned {b}_{w['name']}_WINDOW_SIZE = 32'h{w['size']:04x};")
+            out += sv_fields(f"{b}_{w['name']}", w["fields"])
         for c in blk["const"]:
             out.append(f"  localparam int unsigned {b}_{c['name']} = {c['value']};")
         out.append("")
@@ -97,18 +115,13 @@ def gen_md(spec, title):
         out += [f"## {blk['name']} — base `0x{blk['base']:08x}`", "", blk["desc"], "",
                 "| offset | register | access | description |", "|---|---|---|---|"]
         for reg in blk["reg"]:
-            desc = reg["desc"]
-            if reg["fields"]:
-                desc += "<br>" + "<br>".join(
-                    f"`[{f['lsb'] + f['width'] - 1}:{f['lsb']}]` {f['name']}: {f['desc']}"
-                    if f["width"] > 1 else f"`[{f['lsb']}]` {f['name']}: {f['desc']}"
-                    for f in reg["fields"])
-            out.append(f"| `0x{reg['offset']:02x}` | `{blk['name']}_{reg['name']}` | {reg['access']} | {desc} |")
+            out.append(f"| `0x{reg['offset']:02x}` | `{blk['name']}_{reg['name']}` | {reg['access']} | "
+                       f"{reg['desc']}{md_fields(reg['fields'])} |")
         out.append("")
         if blk["window"]:
             out += ["| window | offset | size | description |", "|---|---|---|---|"]
-            out += [f"| `{blk['name']}_{w['name']}_WINDOW` | `0x{w['offset']:04x}` | `0x{w['size']:04x}` | {w['desc']} |"
-                    for w in blk["window"]]
+            out += [f"| `{blk['name']}_{w['name']}_WINDOW` | `0x{w['offset']:04x}` | `0x{w['size']:04x}` | "
+                    f"{w['desc']}{md_fields(w['fields'])} |" for w in blk["window"]]
             out.append("")
         if blk["const"]:
             out += ["| constant | value | meaning |", "|---|---|---|"]

@@ -148,7 +148,7 @@ int ucm_search(ucm_t *u, unsigned bank, unsigned k, unsigned flags, int32_t thre
   if (err) return err;
   uint32_t n = u->read(u, UCM_RESULT_OFFSET);
   for (uint32_t i = 0; i < n; i++) {
-    if (slots) slots[i] = (uint16_t)u->read(u, UCM_LIST_WINDOW + 4 * i);
+    if (slots) slots[i] = (uint16_t)(u->read(u, UCM_LIST_WINDOW + 4 * i) & UCM_LIST_SLOT_MASK);
     if (sims) sims[i] = (int32_t)u->read(u, UCM_SCORE_WINDOW + 4 * i);
   }
   return (int)n;
@@ -163,7 +163,7 @@ static int exact_list(ucm_t *u, unsigned bank, unsigned n, int ideal, int32_t *s
 
 int ucm_exact(ucm_t *u, unsigned bank, const uint16_t *slots, unsigned n, int ideal, int32_t *scores) {
   if (n == 0 || n > u->geom.slots) return UCM_E_COUNT;
-  for (unsigned i = 0; i < n; i++) u->write(u, UCM_LIST_WINDOW + 4 * i, slots[i]);
+  for (unsigned i = 0; i < n; i++) u->write(u, UCM_LIST_WINDOW + 4 * i, (uint32_t)slots[i] << UCM_LIST_SLOT_LSB);
   return exact_list(u, bank, n, ideal, scores);
 }
 
@@ -174,7 +174,8 @@ int ucm_exact_selected(ucm_t *u, unsigned bank, unsigned n, int ideal, int32_t *
 int ucm_accumulate(ucm_t *u, unsigned bank, const uint16_t *slots, const uint16_t *addends, unsigned n) {
   if (n == 0 || n > u->geom.slots) return UCM_E_COUNT;
   for (unsigned i = 0; i < n; i++)
-    u->write(u, UCM_LIST_WINDOW + 4 * i, slots[i] | (uint32_t)addends[i] << 16);
+    u->write(u, UCM_LIST_WINDOW + 4 * i,
+             (uint32_t)slots[i] << UCM_LIST_SLOT_LSB | (uint32_t)addends[i] << UCM_LIST_ADDEND_LSB);
   return command(u, UCM_OP_ACC_ADD, 0, bank, n);
 }
 

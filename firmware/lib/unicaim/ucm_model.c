@@ -224,7 +224,7 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
 /* Every LIST entry among the first n names a slot in range. */
 static int list_ok(const ucm_model_t *m, uint32_t n) {
   for (uint32_t j = 0; j < n; j++)
-    if ((m->list[j] & 0xFFFF) >= m->geom.slots) return 0;
+    if (FIELD(m->list[j], UCM_LIST, SLOT) >= m->geom.slots) return 0;
   return 1;
 }
 
@@ -242,7 +242,7 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
     for (uint32_t d = 0; d < g->dim; d++)
       m->plane_mask[b * g->dim + d] = (int8_t)-(int8_t)(((uint32_t)(uint8_t)m->query[d] >> b) & 1);
   for (uint32_t j = 0; j < n; j++) {
-    const int8_t *cell = m->cell + slot_index(m, bank, m->list[j] & 0xFFFF) * g->dim;
+    const int8_t *cell = m->cell + slot_index(m, bank, FIELD(m->list[j], UCM_LIST, SLOT)) * g->dim;
     int32_t score = 0;
     for (uint32_t b = 0; b < g->q_bits; b++) {
       const int8_t *mask = m->plane_mask + b * g->dim;
@@ -268,9 +268,9 @@ static void acc_add(ucm_model_t *m, uint32_t bank, uint32_t n) {
     return;
   }
   for (uint32_t j = 0; j < n; j++) {
-    size_t i = slot_index(m, bank, m->list[j] & 0xFFFF);
+    size_t i = slot_index(m, bank, FIELD(m->list[j], UCM_LIST, SLOT));
     if (!m->valid[i]) continue;
-    uint64_t sum = (uint64_t)m->acc[i] + (m->list[j] >> 16);
+    uint64_t sum = (uint64_t)m->acc[i] + FIELD(m->list[j], UCM_LIST, ADDEND);
     m->acc[i] = sum > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)sum;
     m->counter[UCM_CNT_EV_ACC_DIGITAL]++;
   }
