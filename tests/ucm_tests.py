@@ -70,10 +70,49 @@ def elaboration_checks_test(run, build):
     return "unicaim/elaboration-refuses-bad-parameters", check
 
 
+def docs_bench_blocks_test(run):
+    """tools/bench/update_docs.py fills a block from the bench folder (a .txt's
+    BENCH lines by name pattern, a .md whole), leaves a block whose source is
+    missing as it was, and every block in docs/ names a file the benches write."""
+    def check():
+        import re
+        import tempfile
+        problems = []
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "a.txt"), "w") as f:
+                f.write("BENCH x_cycles 12 cycles\nBENCH y_pct 3.5 pct\nnoise\n")
+            with open(os.path.join(tmp, "t.md"), "w") as f:
+                f.write("| t |\n")
+            doc = os.path.join(tmp, "doc.md")
+            with open(doc, "w") as f:
+                f.write("A\n<!-- bench: a.txt x_.* -->\nold\n<!-- /bench -->\n<!-- bench: t.md -->\n<!-- /bench -->\n"
+                        "<!-- bench: none.txt -->\nkept\n<!-- /bench -->\n")
+            rc, out, err = run(["/usr/bin/python3", os.path.join(ROOT, "tools", "bench", "update_docs.py"), tmp, doc], 60)
+            with open(doc) as f:
+                text = f.read()
+            want = ("A\n<!-- bench: a.txt x_.* -->\n| figure | value | unit |\n|---|---|---|\n| `x_cycles` | 12 | cycles |\n"
+                    "<!-- /bench -->\n<!-- bench: t.md -->\n| t |\n<!-- /bench -->\n<!-- bench: none.txt -->\nkept\n"
+                    "<!-- /bench -->\n")
+            if rc != 0 or text != want or "none.txt" not in err:
+                problems.append(f"rc={rc} err={err!r}\n{text}")
+        written = set()
+        for mk in glob.glob(os.path.join(ROOT, "mk", "*.mk")):
+            with open(mk) as f:
+                written |= set(re.findall(r"\$\(BENCH_DIR\)/([\w.]+)", f.read()))
+        for md in glob.glob(os.path.join(ROOT, "docs", "*.md")):
+            with open(md) as f:
+                for source in re.findall(r"<!-- bench: (\S+)", f.read()):
+                    if source not in written:
+                        problems.append(f"{os.path.basename(md)}: no bench target writes {source}")
+        return not problems, "\n".join(problems)
+    return "docs/bench-blocks", check
+
+
 def collect(build, run):
     bins = sorted(glob.glob(os.path.join(build, "unicaim", "cosim_*")))
     missing = set(OPS) - {os.path.basename(b)[len("cosim_"):] for b in bins}
-    tests = [cosim_test(run, b, OPS.get(os.path.basename(b)[len("cosim_"):], 5000), 1 + i)
+    tests = [docs_bench_blocks_test(run)]
+    tests += [cosim_test(run, b, OPS.get(os.path.basename(b)[len("cosim_"):], 5000), 1 + i)
              for i, b in enumerate(bins)]
     report = os.path.join(build, "unicaim", "ucm_report")
     tests.append(report_test(run, report))
