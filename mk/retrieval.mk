@@ -38,13 +38,16 @@ deps-torch: $(TORCH_STAMP)
 retrieval-train: $(TORCH_STAMP)
 	OPENBLAS_NUM_THREADS=2 $(PYTHON) tools/retrieval/train.py --out $(RETR_DIR)
 
-# Exact match of fp32 and integer inference on the held-out tasks, then one
-# full-context passkey task on the simulated SoC.
+# Exact match of fp32 and integer inference on the held-out tasks (by needle
+# depth: retr_depth.md), then one full-context passkey task on the simulated
+# SoC; both into docs/retrieval.md.
 bench bench-retr: $(BENCH_DIR)/retr.txt
 $(BENCH_DIR)/retr.txt: $(LLM_BUILD)/llm_eval $(RETR_IMAGE) $(RETR_HELDOUT) $(SIM_BIN) $(FW_BUILD)/retr.elf \
                        tests/retrieval_soc.py
 	@mkdir -p $(BENCH_DIR)
 	$(LLM_BUILD)/llm_eval $(RETR_MODEL) $(RETR_IMAGE) tasks $(RETR_HELDOUT) > $@.tmp
+	grep '^|' $@.tmp > $(BENCH_DIR)/retr_depth.md
 	$(PYTHON) tests/retrieval_soc.py --build $(BUILD) --len 1024 --depth 0.05 >> $@.tmp
 	mv $@.tmp $@
 	cat $@
+	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) docs/retrieval.md

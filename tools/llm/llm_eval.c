@@ -186,20 +186,23 @@ static int retrieval_tasks(ref_model_t *ref, const llm_model_t *model, const cha
   }
   fclose(f);
   if (got < 0) return 2;
-  printf("%-8s %-5s", "kind", "path");
-  for (int b = 0; b < DEPTH_BINS; b++) printf("  d%d0%%", b);
-  printf("    all\n");
+  /* Exact match (%) by needle depth, as a Markdown table. */
+  printf("| kind | path |");
+  for (int b = 0; b < DEPTH_BINS; b++) printf(" %d-%d%% |", 100 * b / DEPTH_BINS, 100 * (b + 1) / DEPTH_BINS);
+  printf(" all |\n|---|---|");
+  for (int b = 0; b <= DEPTH_BINS; b++) printf("---|");
+  printf("\n");
   for (int k = 0; k < n_kinds; k++) {
     for (int path_i = 0; path_i < 2; path_i++) {
       long hit = 0, total = 0;
-      printf("%-8s %-5s", kinds[k].name, path_i ? "int" : "fp32");
+      printf("| %s | %s |", kinds[k].name, path_i ? "integer" : "fp32");
       for (int b = 0; b < DEPTH_BINS; b++) {
         hit += kinds[k].hit[path_i][b];
         total += kinds[k].total[b];
-        if (kinds[k].total[b]) printf(" %5.1f", 100.0 * (double)kinds[k].hit[path_i][b] / (double)kinds[k].total[b]);
-        else printf("     -");
+        if (kinds[k].total[b]) printf(" %.1f |", 100.0 * (double)kinds[k].hit[path_i][b] / (double)kinds[k].total[b]);
+        else printf(" - |");
       }
-      printf("  %5.1f\n", total ? 100.0 * (double)hit / (double)total : 0.0);
+      printf(" **%.1f** |\n", total ? 100.0 * (double)hit / (double)total : 0.0);
     }
   }
   for (int k = 0; k < n_kinds; k++) {
