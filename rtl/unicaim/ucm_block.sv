@@ -168,7 +168,8 @@ module ucm_block #(
   logic [7:0]            group_q;    // EXACT: the bit-plane group fetched
   logic [LaneW-1:0]      exact_lane_q;
   // Per-lane values flattened for ucm_select.
-  logic [Lanes*SearchW-1:0] scored_flat, search_flat;
+  logic [Lanes*SearchW-1:0] search_flat;
+  logic [Lanes-1:0]         scored_forced, scored_cand;
   logic [Lanes*32-1:0]      score_flat, acc_flat;
   logic [Lanes*16-1:0]      pos_flat;
   logic [Lanes-1:0]         scan_valid, scan_protect;
@@ -198,7 +199,8 @@ module ucm_block #(
       .exact_row_i(key_rdata[exact_lane_q]), .plane_group_i(group_q), .query_i(query), .ideal_i(f_ideal),
       .adc_gain_i(adc_gain), .adc_shift_i(adc_shift), .adc_bits_i(adc_bits), .code_o(lane_code[l])
     );
-    assign scored_flat[l*SearchW +: SearchW] = lane_entry[l];
+    assign scored_forced[l]                  = lane_entry[l][SearchW-1];
+    assign scored_cand[l]                    = lane_entry[l][SearchW-2];
     assign score_flat[l*32 +: 32]            = lane_score[l];
     assign search_flat[l*SearchW +: SearchW] = search_rdata[l];
   end
@@ -269,7 +271,7 @@ module ucm_block #(
     .clk_i, .rst_ni, .state_i(state_q), .start_i(cmd_start), .cnt_i(cycle_q),
     .score_commit_i(score_commit), .score_last_i(score_last), .pass_last_i(last_row),
     .k_i(arg_q), .threshold_i(threshold), .threshold_mode_i(f_threshold),
-    .scored_i(scored_flat), .score_i(score_flat), .entry_i(search_flat),
+    .scored_forced_i(scored_forced), .scored_cand_i(scored_cand), .score_i(score_flat), .entry_i(search_flat),
     .valid_i(scan_valid), .protect_i(scan_protect), .acc_i(acc_flat), .pos_i(pos_flat),
     .skip_radix_o(skip_radix), .radix_done_o(radix_done), .take_o(take), .take_idx_o(take_idx_flat),
     .emitted_o(emitted), .victim_found_o(victim_found), .victim_slot_o(victim_slot)

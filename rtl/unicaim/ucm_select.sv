@@ -27,9 +27,10 @@ module ucm_select #(
   input  logic [15:0]                  k_i,
   input  logic [31:0]                  threshold_i,
   input  logic                         threshold_mode_i,
-  // By lane: the scored row's {forced, cand, S} and S, a later pass's stored
-  // {forced, cand, S}, and the scored or min-detected row's slot.
-  input  logic [Lanes*SearchW-1:0]     scored_i,
+  // By lane: the scored row's forced and candidate flags and S, a later
+  // pass's stored {forced, cand, S}, and the scored or min-detected row's slot.
+  input  logic [Lanes-1:0]             scored_forced_i,
+  input  logic [Lanes-1:0]             scored_cand_i,
   input  logic [Lanes*32-1:0]          score_i,
   input  logic [Lanes*SearchW-1:0]     entry_i,
   input  logic [Lanes-1:0]             valid_i,
@@ -96,7 +97,7 @@ module ucm_select #(
       score  = score_i[l*32 +: 32];
       acc    = acc_i[l*32 +: 32];
       pos    = pos_i[l*16 +: 16];
-      entry  = (state_i == ucm_pkg::ST_SCORE) ? scored_i[l*SearchW +: SearchW] : entry_i[l*SearchW +: SearchW];
+      entry  = entry_i[l*SearchW +: SearchW];
       s      = {{(32-ScoreBits){entry[ScoreBits-1]}}, entry[ScoreBits-1:0]};
       biased = entry[ScoreBits-1:0] ^ SignBit;
       cand   = entry[ScoreBits];
@@ -104,8 +105,8 @@ module ucm_select #(
       unique case (state_i)
         // Score pass: candidates and the threshold count, from the slot's flags.
         ucm_pkg::ST_SCORE: begin
-          if (forced) forced_n = forced_n + 16'd1;
-          if (cand && score >= $signed(threshold_i)) over_thr_n = over_thr_n + 16'd1;
+          if (scored_forced_i[l]) forced_n = forced_n + 16'd1;
+          if (scored_cand_i[l] && score >= $signed(threshold_i)) over_thr_n = over_thr_n + 16'd1;
         end
         ucm_pkg::ST_RADIX: if (scanning && cand && biased >= try_bound_q) tally_n = tally_n + 16'd1;
         ucm_pkg::ST_GT:    if (scanning && cand && biased > bound_q) tally_n = tally_n + 16'd1;
