@@ -33,12 +33,31 @@ $(BENCH_DIR)/synth.txt: $(foreach d,core soc,$(foreach a,ecp5 ecp5default xc7,$(
 	$(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/$${d}_ecp5default.json --prefix $$d --arch ecp5 \
 	  | sed 's/_ecp5 /_ecp5default /'; done > $@
 
-# Simulated-CPU figures: cpubench's own BENCH lines, and the simulator's speed.
+# Simulated-CPU figures: cpubench's own BENCH lines.
 $(BENCH_DIR)/cpu.txt: $(SIM_BIN) $(FW_BUILD)/cpubench.elf
 	@mkdir -p $(BENCH_DIR)
-	$(SIM_BIN) --elf $(FW_BUILD)/cpubench.elf 2> $(BENCH_DIR)/cpubench.sim | tee $(BENCH_DIR)/cpubench.out
+	$(SIM_BIN) --elf $(FW_BUILD)/cpubench.elf | tee $(BENCH_DIR)/cpubench.out
 	@grep '^BENCH' $(BENCH_DIR)/cpubench.out > $@
-	@sed -n 's/^SIM .* hz=\([0-9]*\) .*/BENCH sim_hz \1 cycles_per_s/p' $(BENCH_DIR)/cpubench.sim >> $@
+
+# The simulator's speed in CPU time (tools/bench/sim_speed.py): the llm
+# console's `bench 16` (the array idle, as in most runs) three times on this
+# tree's simulator, on the same without the array, and on the simulator of
+# SIM_SPEED_BASE (the commit before the speed work) built beside it.
+SIM_SPEED_BASE ?= ded06484b3b344c4ab0aa3efa030d9003fbc8603
+SIM_BASE_DIR   := $(BUILD)/sim_base
+$(SIM_BASE_DIR)/unicaim-sim:
+	rm -rf $(SIM_BASE_DIR)/src && mkdir -p $(SIM_BASE_DIR)/src
+	git archive $(SIM_SPEED_BASE) | tar -x -C $(SIM_BASE_DIR)/src
+	$(MAKE) -C $(SIM_BASE_DIR)/src build/sim/unicaim-sim
+	cp $(SIM_BASE_DIR)/src/build/sim/unicaim-sim $@
+$(BENCH_DIR)/sim_speed.txt: $(SIM_BIN) $(SIM_BIN_NOARRAY) $(SIM_BASE_DIR)/unicaim-sim $(FW_BUILD)/llm.elf \
+                            tools/bench/sim_speed.py
+	@mkdir -p $(BENCH_DIR)
+	$(PYTHON) tools/bench/sim_speed.py --elf $(FW_BUILD)/llm.elf --input 'bench 16\nexit 0\n' --rounds 3 \
+	  sim=$(SIM_BIN) sim_noarray=$(SIM_BIN_NOARRAY) sim_base=$(SIM_BASE_DIR)/unicaim-sim > $@.tmp
+	mv $@.tmp $@
+	@cat $@
+bench: $(BENCH_DIR)/sim_speed.txt
 
 # Last, the measured figures go into the docs' bench blocks.
 bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt

@@ -33,3 +33,6 @@ SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G)))
 SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G)))
+# Without the array: the simulator-speed benchmark's comparison.
+SIM_BIN_NOARRAY := $(BUILD)/sim_noarray/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_NOARRAY),$(SIM_BAUD),-GUcmBanks=0))

@@ -11,7 +11,8 @@ import zlib
 
 from registry import registry
 
-SIM_LINE = re.compile(r"^SIM cycles=\d+ instret=\d+ wall_s=[0-9.]+ hz=\d+ exit=-?\d+$", re.M)
+SIM_LINE = re.compile(r"^SIM cycles=\d+ instret=\d+ wall_s=[0-9.]+ hz=\d+ cpu_s=[0-9.]+ cycles_per_cpu_s=\d+ "
+                      r"instret_per_cpu_s=\d+ exit=-?\d+$", re.M)
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = "/usr/bin/python3"
 

@@ -635,13 +635,14 @@ module ucm_block #(
   // A bank never counts more valid slots than it has.
   a_valid_count: assert property (@(posedge clk_i) disable iff (!rst_ni) 32'(bank_valid) <= Slots);
   // SEARCH's emit pass writes each window lane at most once a cycle.
-  for (genvar m = 0; m < Lanes; m++) begin : g_emit_lanes
-    logic [Lanes-1:0] writers;
-    for (genvar l = 0; l < Lanes; l++) begin : g_writer
-      assign writers[l] = take[l] && 32'(lane_of(take_idx_flat[l*16 +: 16])) == m;
+  function automatic logic [Lanes-1:0] emit_writers(int unsigned lane);
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      emit_writers[l] = take[l] && 32'(lane_of(take_idx_flat[l*16 +: 16])) == lane;
     end
+  endfunction
+  for (genvar m = 0; m < Lanes; m++) begin : g_emit_lanes
     a_emit_once: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      state_q == ucm_pkg::ST_EMIT |-> $onehot0(writers));
+      state_q == ucm_pkg::ST_EMIT |-> $onehot0(emit_writers(m)));
   end
 `endif
 

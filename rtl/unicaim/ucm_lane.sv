@@ -199,22 +199,19 @@ module ucm_lane #(
     charge_share = acc + 32'(diff >>> sh);
   endfunction
 
-  // The metadata a write stores: built from the slot's as read (the scored
-  // row's for charge sharing, which commits it four cycles after the read).
-  ucm_pkg::slot_meta_t meta_wdata, made_new, made_ctrl, made_charged, made_added;
-  assign made_new     = ucm_pkg::make_meta(new_acc_i, new_pos_i, protect_i, 1'b1);
-  assign made_ctrl    = ucm_pkg::make_meta(meta_rdata_o.acc, meta_rdata_o.pos, protect_i && !invalidate_i,
-                                           meta_rdata_o.valid && !invalidate_i);
-  assign made_charged = ucm_pkg::make_meta(charge_share(meta_q.acc, score_o[ScoreBits-1:0], alpha_i),
-                                           meta_q.pos, meta_q.protect, meta_q.valid);
-  assign made_added   = ucm_pkg::make_meta(added_acc_i, meta_rdata_o.pos, meta_rdata_o.protect,
-                                           meta_rdata_o.valid);
+  // The metadata a write stores (fields in slot_meta_t's order): built from
+  // the slot's as read, or the scored row's for charge sharing, which
+  // commits it four cycles after the read. Only the write's own case is
+  // computed, so an idle lane costs the simulator little.
+  ucm_pkg::slot_meta_t meta_wdata;
   always_comb begin : c_meta_write
     unique case (meta_op_i)
-      ucm_pkg::META_NEW:    meta_wdata = made_new;
-      ucm_pkg::META_CTRL:   meta_wdata = made_ctrl;
-      ucm_pkg::META_CHARGE: meta_wdata = made_charged;
-      ucm_pkg::META_ADD:    meta_wdata = made_added;
+      ucm_pkg::META_NEW:    meta_wdata = {new_acc_i, new_pos_i, protect_i, 1'b1};
+      ucm_pkg::META_CTRL:   meta_wdata = {meta_rdata_o.acc, meta_rdata_o.pos, protect_i && !invalidate_i,
+                                          meta_rdata_o.valid && !invalidate_i};
+      ucm_pkg::META_CHARGE: meta_wdata = {charge_share(meta_q.acc, score_o[ScoreBits-1:0], alpha_i), meta_q.pos,
+                                          meta_q.protect, meta_q.valid};
+      ucm_pkg::META_ADD:    meta_wdata = {added_acc_i, meta_rdata_o.pos, meta_rdata_o.protect, meta_rdata_o.valid};
       default:              meta_wdata = '0;
     endcase
   end

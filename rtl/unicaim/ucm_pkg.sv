@@ -38,10 +38,8 @@ package ucm_pkg;
 
   // Yosys 0.23 reads struct members only of plain signals and ports (not of
   // array elements, block-local variables or function arguments) and cannot
-  // assign them: metadata is built whole by make_meta.
-  function automatic slot_meta_t make_meta(logic [31:0] acc, logic [15:0] pos, logic protect, logic valid);
-    make_meta = {acc, pos, protect, valid};
-  endfunction
+  // assign them or return a struct from a function called in a branch:
+  // metadata is read by field and written whole.
 
   // Width of an index into n things (at least one bit).
   function automatic int unsigned index_bits(int unsigned n);

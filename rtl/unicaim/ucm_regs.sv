@@ -254,7 +254,7 @@ module ucm_regs #(
       for (int unsigned b = 0; b < Banks; b++) step_q[b] <= '0;
       key_q   <= '0;
       query_q <= '0;
-    end else begin
+    end else if (req_i.req || busy_i) begin  // nothing changes while idle and unaddressed
       if (wr_while_busy || rd_while_busy) err_q[ErrBusy] <= 1'b1;
       if (bus_wr && !busy_i) begin
         for (int unsigned i = 0; i < 4; i++) begin

@@ -93,43 +93,45 @@ module ucm_select #(
     victim_acc     = best_acc_q;
     victim_pos     = best_pos_q;
     victim_slot_o  = best_slot_q;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      score  = score_i[l*32 +: 32];
-      acc    = acc_i[l*32 +: 32];
-      pos    = pos_i[l*16 +: 16];
-      entry  = entry_i[l*SearchW +: SearchW];
-      s      = {{(32-ScoreBits){entry[ScoreBits-1]}}, entry[ScoreBits-1:0]};
-      biased = entry[ScoreBits-1:0] ^ SignBit;
-      cand   = entry[ScoreBits];
-      forced = entry[ScoreBits+1];
-      unique case (state_i)
-        // Score pass: candidates and the threshold count, from the slot's flags.
-        ucm_pkg::ST_SCORE: begin
-          if (scored_forced_i[l]) forced_n = forced_n + 16'd1;
-          if (scored_cand_i[l] && score >= $signed(threshold_i)) over_thr_n = over_thr_n + 16'd1;
-        end
-        ucm_pkg::ST_RADIX: if (scanning && cand && biased >= try_bound_q) tally_n = tally_n + 16'd1;
-        ucm_pkg::ST_GT:    if (scanning && cand && biased > bound_q) tally_n = tally_n + 16'd1;
-        ucm_pkg::ST_EMIT: begin
-          if (forced || (cand && s > cut_q)) begin
-            take_o[l] = 1'b1;
-          end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
-            take_o[l] = 1'b1;
-            if (!take_all_q) ties_n = ties_n - 16'd1;
+    if (state_i != ucm_pkg::ST_IDLE) begin  // an idle block scans nothing
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        score  = score_i[l*32 +: 32];
+        acc    = acc_i[l*32 +: 32];
+        pos    = pos_i[l*16 +: 16];
+        entry  = entry_i[l*SearchW +: SearchW];
+        s      = {{(32-ScoreBits){entry[ScoreBits-1]}}, entry[ScoreBits-1:0]};
+        biased = entry[ScoreBits-1:0] ^ SignBit;
+        cand   = entry[ScoreBits];
+        forced = entry[ScoreBits+1];
+        unique case (state_i)
+          // Score pass: candidates and the threshold count, from the slot's flags.
+          ucm_pkg::ST_SCORE: begin
+            if (scored_forced_i[l]) forced_n = forced_n + 16'd1;
+            if (scored_cand_i[l] && score >= $signed(threshold_i)) over_thr_n = over_thr_n + 16'd1;
           end
-          take_idx_o[l*16 +: 16] = out_q + taken_n;
-          if (take_o[l]) taken_n = taken_n + 16'd1;
-        end
-        ucm_pkg::ST_VICTIM: begin
-          if (valid_i[l] && !protect_i[l] && (!victim_found_o || acc < victim_acc || (acc == victim_acc && pos < victim_pos))) begin
-            victim_found_o = 1'b1;
-            victim_acc     = acc;
-            victim_pos     = pos;
-            victim_slot_o  = ((cnt_i - 16'd2) << LaneBits) + 16'(l);
+          ucm_pkg::ST_RADIX: if (scanning && cand && biased >= try_bound_q) tally_n = tally_n + 16'd1;
+          ucm_pkg::ST_GT:    if (scanning && cand && biased > bound_q) tally_n = tally_n + 16'd1;
+          ucm_pkg::ST_EMIT: begin
+            if (forced || (cand && s > cut_q)) begin
+              take_o[l] = 1'b1;
+            end else if (cand && s == cut_q && (take_all_q || ties_n != 16'd0)) begin
+              take_o[l] = 1'b1;
+              if (!take_all_q) ties_n = ties_n - 16'd1;
+            end
+            take_idx_o[l*16 +: 16] = out_q + taken_n;
+            if (take_o[l]) taken_n = taken_n + 16'd1;
           end
-        end
-        default: ;
-      endcase
+          ucm_pkg::ST_VICTIM: begin
+            if (valid_i[l] && !protect_i[l] && (!victim_found_o || acc < victim_acc || (acc == victim_acc && pos < victim_pos))) begin
+              victim_found_o = 1'b1;
+              victim_acc     = acc;
+              victim_pos     = pos;
+              victim_slot_o  = ((cnt_i - 16'd2) << LaneBits) + 16'(l);
+            end
+          end
+          default: ;
+        endcase
+      end
     end
     emitted_o    = out_q + taken_n;
     want         = $signed({1'b0, k_i}) - $signed({1'b0, forced_n});
