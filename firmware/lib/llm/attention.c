@@ -16,13 +16,17 @@ void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t strid
   }
 }
 
-/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart:
-   eight accumulators stay in registers while the rows stream past. */
-void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs) {
+/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart,
+   rows 0, 1, ... or, given ROWS, rows[0], rows[1], ...: eight accumulators
+   stay in registers while the rows stream past. Inlined into both callers,
+   so the one without ROWS compiles without the test. */
+static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const int8_t *values,
+                                                             size_t stride, const uint16_t *rows, int count, int hs) {
   for (int c = 0; c < hs; c += 8) {
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-    const int8_t *v = values + c;
-    for (int t = 0; t < count; t++, v += stride) {
+    const int8_t *next = values + c;
+    for (int t = 0; t < count; t++, next += stride) {
+      const int8_t *v = rows ? values + rows[t] * stride + c : next;
       const int32_t wt = w[t];
       a0 += wt * v[0];
       a1 += wt * v[1];
@@ -42,6 +46,10 @@ void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t st
     out[c + 6] = a6;
     out[c + 7] = a7;
   }
+}
+
+void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs) {
+  values_sum(out, w, values, stride, 0, count, hs);
 }
 
 /* The same for two query heads that share these keys (grouped-query
@@ -78,29 +86,7 @@ void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                       const uint16_t *rows, int count, int hs) {
-  for (int c = 0; c < hs; c += 8) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-    for (int j = 0; j < count; j++) {
-      const int8_t *v = values + rows[j] * stride + c;
-      const int32_t wt = w[j];
-      a0 += wt * v[0];
-      a1 += wt * v[1];
-      a2 += wt * v[2];
-      a3 += wt * v[3];
-      a4 += wt * v[4];
-      a5 += wt * v[5];
-      a6 += wt * v[6];
-      a7 += wt * v[7];
-    }
-    out[c] = a0;
-    out[c + 1] = a1;
-    out[c + 2] = a2;
-    out[c + 3] = a3;
-    out[c + 4] = a4;
-    out[c + 5] = a5;
-    out[c + 6] = a6;
-    out[c + 7] = a7;
-  }
+  values_sum(out, w, values, stride, rows, count, hs);
 }
 
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,
