@@ -2,9 +2,10 @@
 # "BENCH <name> <value> <unit>", collected in $(BENCH_DIR)/*.txt.
 BENCH_DIR   := $(BUILD)/bench
 SYNTH_DIR   := $(BUILD)/synth
-# ECP5 counts: -abc9 -nowidelut maps this design to the fewest LUT4s (ABC's
-# LUT5+ packing roughly doubles them); the default options are reported too,
-# as core_*_ecp5default, for comparison with other cores' published figures.
+# ECP5 synthesis (counts, the array's and the ULX3S bitstream): -abc9
+# -nowidelut maps this design to the fewest LUT4s (ABC's LUT5+ packing
+# roughly doubles them); the default options are reported too, as
+# core_*_ecp5default, for comparison with other cores' published figures.
 ECP5_SYNTH  := synth_ecp5 -abc9 -nowidelut
 ECP5DEF_SYNTH := synth_ecp5
 XC7_SYNTH   := synth_xilinx -family xc7 -flatten
@@ -62,23 +63,46 @@ bench: $(BENCH_DIR)/sim_speed.txt
 # Last, the measured figures go into the docs' bench blocks.
 bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt
 	@cat $(filter %.txt,$^)
-	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) $(wildcard docs/*.md)
+	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) README.md $(wildcard docs/*.md)
 
 # Language model: integer vs fp32 agreement on the host (16 sequences of 512
 # tokens); fp32 against itself with int8 queries/keys/values and with 12-bit
 # keys (where the integer path's disagreement comes from); forward-pass
-# cycles on the simulated SoC at positions 16, 256 and 500 (about five
-# minutes of simulation).
-$(BENCH_DIR)/lm.txt: $(LLM_BUILD)/llm_eval $(LLM_IMAGE) $(SIM_BIN) $(FW_BUILD)/llm.elf tests/fw/llm_bench.txt
+# cycles on the simulated SoC over a whole story (the llm console's `bench`:
+# 512 positions, about five minutes of simulation): positions 16, 256 and
+# 500 by phase, the mean over the decoded positions and tokens/s from it at
+# the ULX3S's clock and at 50 MHz (the Arty's), and every 16th position in
+# lm_curve.csv.
+$(BENCH_DIR)/lm.txt $(BENCH_DIR)/lm_curve.csv &: $(LLM_BUILD)/llm_eval $(LLM_IMAGE) $(SIM_BIN) $(FW_BUILD)/llm.elf \
+                                                tests/fw/llm_bench.txt
 	@mkdir -p $(BENCH_DIR)
-	$(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) agree 16 512 > $@.tmp
+	$(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) agree 16 512 > $(BENCH_DIR)/lm.txt.tmp
 	for bits in "8 8 8" "0 8 0" "8 12 8"; do \
-	  $(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) rounded 16 512 $$bits >> $@.tmp || exit 1; done
+	  $(LLM_BUILD)/llm_eval $(MODEL) $(LLM_IMAGE) rounded 16 512 $$bits >> $(BENCH_DIR)/lm.txt.tmp || exit 1; done
 	$(PYTHON) tools/uartctl.py sim --elf $(FW_BUILD)/llm.elf --script tests/fw/llm_bench.txt \
-	  --timeout 1200 | grep '^BENCH' >> $@.tmp
-	mv $@.tmp $@
+	  --timeout 1200 > $(BENCH_DIR)/lm_story.raw
+	tr -d '\r' < $(BENCH_DIR)/lm_story.raw > $(BENCH_DIR)/lm_story.log
+	grep '^BENCH' $(BENCH_DIR)/lm_story.log >> $(BENCH_DIR)/lm.txt.tmp
+	awk '$$2 ~ /^lm_decode_cycles_mean_/ { \
+	  printf "BENCH lm_tok_per_s_mean_at_%dmhz %.2f tok_per_s\n", $(strip $(ULX3S_MHZ)), $(strip $(ULX3S_MHZ)) * 1e6 / $$3; \
+	  printf "BENCH lm_tok_per_s_mean_at_50mhz %.2f tok_per_s\n", 50e6 / $$3 }' \
+	  $(BENCH_DIR)/lm.txt.tmp >> $(BENCH_DIR)/lm.txt.tmp2
+	cat $(BENCH_DIR)/lm.txt.tmp2 >> $(BENCH_DIR)/lm.txt.tmp && rm $(BENCH_DIR)/lm.txt.tmp2
+	(echo "pos,cycles,matmul,attention,other"; \
+	 awk '$$1 == "CURVE" { print $$3 "," $$5 "," $$7 "," $$9 "," $$11 }' $(BENCH_DIR)/lm_story.log) \
+	  > $(BENCH_DIR)/lm_curve.csv
+	mv $(BENCH_DIR)/lm.txt.tmp $(BENCH_DIR)/lm.txt
 
 bench: $(BENCH_DIR)/lm.txt
+
+# The README's console session, as the simulated SoC answers it now.
+$(BENCH_DIR)/llm_session.md: $(SIM_BIN) $(FW_BUILD)/llm.elf tests/fw/llm_session.txt
+	@mkdir -p $(BENCH_DIR)
+	$(PYTHON) tools/uartctl.py sim --elf $(FW_BUILD)/llm.elf --script tests/fw/llm_session.txt \
+	  --timeout 600 > $@.raw
+	(echo '```text'; tr -d '\r' < $@.raw | grep -v '^SIM \|^$$'; echo '```') > $@.tmp
+	rm $@.raw && mv $@.tmp $@
+bench: $(BENCH_DIR)/llm_session.md
 
 # Bootloader upload speed, from the bootloader's own count of cycles for the
 # data phase: at the simulator's 3.125 Mbaud and, with a second simulator

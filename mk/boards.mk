@@ -63,7 +63,7 @@ $(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s
 	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
 	  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(UCM_BOARD_SOC_CH) -set RamBytes $(ulx3s_ram) \
 	    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" ulx3s_top; \
-	  synth_ecp5 -top ulx3s_top -json $@"
+	  $(ECP5_SYNTH) -top ulx3s_top -json $@"
 
 $(ULX3S_BUILD)/soc.config: $(ULX3S_BUILD)/soc.json boards/ulx3s/ulx3s.lpf | $(NEXTPNR_ECP5)
 	$(NEXTPNR_ECP5) --$(ulx3s_device) --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json $< \
@@ -102,7 +102,7 @@ flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 # image (292 KB), a 112-position context (the state takes 1 KB a position),
 # buffers cut to its 512-token vocabulary, no heap, a 12 KiB stack; the link
 # fails if it does not fit. make bitstream BOARD=arty ARTY_PART=100t BOARD_APP=llm_512k
-LLM_512K_DEFS := -DLLM_MAX_CONTEXT=112 -DLLM_ARENA_BYTES=116736 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=384
+LLM_512K_DEFS := -DLLM_MAX_CONTEXT=112 -DLLM_ARENA_BYTES=116760 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=384
 $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_512K_DEFS) -MMD -MP -c $< -o $@

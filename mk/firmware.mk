@@ -9,6 +9,12 @@ FW_ARCH    := -march=rv32im_zicsr -mabi=ilp32
 FW_CFLAGS  := $(FW_ARCH) --specs=picolibc.specs -std=c11 -O2 -g -Wall -Wextra -Werror \
               -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/lib \
               $(addprefix -I,$(wildcard firmware/lib/*/))
+# UCX_DOT=0: the packed dot products in C (llm_dot.h), for a core without
+# them; make clean first, objects do not track it.
+UCX_DOT    ?= 1
+ifeq ($(UCX_DOT),0)
+FW_CFLAGS  += -DUCX_NO_DOT
+endif
 FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles \
               -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 FW_APPS    := $(notdir $(wildcard firmware/apps/*))
@@ -27,8 +33,11 @@ $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 # The language model's hot loops (matrix rows, attention once per cached
 # position and head): unrolled, the scheduler hides the load-use cycle and
 # fewer taken branches cost a bubble (-8% of cycles per token).
-FW_UNROLLED := firmware/lib/llm/attention.c firmware/lib/llm/transformer.c firmware/lib/kv/kv_attend.c
+FW_UNROLLED := firmware/lib/llm/attention.c firmware/lib/kv/kv_attend.c
 $(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops
+# The transformer's loops (matrix tiles, quantisation, norms) unrolled four
+# times at most: the llm_512k build must still fit its 512 KiB.
+$(call fw_obj,firmware/lib/llm/transformer.c): FW_CFLAGS += -funroll-loops --param max-unroll-times=4
 
 # The language-model app links the converted model image.
 $(FW_BUILD)/obj/firmware/apps/llm/model_blob.o: firmware/apps/llm/model_blob.S $(LLM_IMAGE)

@@ -6,6 +6,11 @@ SIM_RAM      := 4194304
 SIM_ROM      := 16384
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
+# Verilator's makefile compiles the model with OPT_FAST (-Os by default,
+# after any -CFLAGS) and the rest with OPT_SLOW / OPT_GLOBAL: the levels the
+# simulator speed benchmark measured fastest (docs/soc.md).
+SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+
 # $(1): output binary, $(2): UART baud rate, $(3): array parameters (an
 # arrays.toml entry's: the simulator's for stories260K, the paper's for the
 # block benchmarks, the boards', the retrieval model's).
@@ -15,8 +20,8 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | 
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 $(3) \
-	  -CFLAGS "-O2 -std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
-	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN))" \
+	  -CFLAGS "-std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
+	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN))" -MAKEFLAGS "$(SIM_OPT)" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
 	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) $(call to_log,$(dir $(1))verilate.log)
 	$(Q)cp $(dir $(1))obj/unicaim-sim $(1)

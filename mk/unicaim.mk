@@ -47,7 +47,7 @@ $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_model.csv &: $(SIM_BIN_PAPER) $(FW_BUILD)/
 	$(UCM_REPORT) $(BENCH_DIR)/ucm_model.csv >> $(BENCH_DIR)/ucm.txt.tmp
 	mv $(BENCH_DIR)/ucm.txt.tmp $(BENCH_DIR)/ucm.txt
 
-UCM_SYNTH_board := chparam $(UCM_BOARD_BLOCK_CH) ucm_block; synth_ecp5 -top ucm_block
+UCM_SYNTH_board := chparam $(UCM_BOARD_BLOCK_CH) ucm_block; $(ECP5_SYNTH) -top ucm_block
 # The paper's array: synthesis skips the SAT-based resource sharing, which
 # had not finished after an hour (22 minutes and ~12 GB without it).
 UCM_SYNTH_paper := chparam $(UCM_PAPER_BLOCK_CH) ucm_block; \

@@ -73,7 +73,7 @@ def elaboration_checks_test(run, build):
 def docs_bench_blocks_test(run):
     """tools/bench/update_docs.py fills a block from the bench folder (a .txt's
     BENCH lines by name pattern, a .md whole), leaves a block whose source is
-    missing as it was, and every block in docs/ names a file the benches write."""
+    missing as it was, and every block in docs/ and README names a file the benches write."""
     def check():
         import re
         import tempfile
@@ -99,7 +99,7 @@ def docs_bench_blocks_test(run):
         for mk in glob.glob(os.path.join(ROOT, "mk", "*.mk")):
             with open(mk) as f:
                 written |= set(re.findall(r"\$\(BENCH_DIR\)/([\w.]+)", f.read()))
-        for md in glob.glob(os.path.join(ROOT, "docs", "*.md")):
+        for md in glob.glob(os.path.join(ROOT, "docs", "*.md")) + [os.path.join(ROOT, "README.md")]:
             with open(md) as f:
                 for source in re.findall(r"<!-- bench: (\S+)", f.read()):
                     if source not in written:

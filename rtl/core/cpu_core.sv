@@ -1,4 +1,5 @@
-// RV32IM + Zicsr + Zicntr machine-mode core, five stages:
+// RV32IM + Zicsr + Zicntr machine-mode core with packed dot products
+// (custom-0, cpu_dot), five stages:
 //   IF  the fetch address is a register (pc_q); the branch target buffer
 //       (cpu_btb), read with it in the same cycle, sends the next fetch to a
 //       stored target when it knows a taken jal or branch there (no bubble);
@@ -21,7 +22,8 @@
 // input in the same cycle, which is what keeps the clock up on FPGAs.
 // Multiplies need no stall: the 64-bit product goes straight into a WB
 // register (no result mux after the multiplier) and WB forwards the half the
-// instruction asked for. Divisions stall EX until done.
+// instruction asked for. Divisions stall EX until done. A dot product reads
+// rd as a third source, forwarded and interlocked like rs1 and rs2.
 module cpu_core
 #(
   parameter logic [31:0] HartId = 32'd0
@@ -75,22 +77,22 @@ module cpu_core
   logic [31:0] pc_seq, pc_ex;
   logic [31:0] id_target, id_target_jal, id_target_branch;
   cpu_pkg::decoded_t    id_dec;
-  logic        id_rs1_used, id_rs2_used;
-  logic [31:0] id_rs1_value, id_rs2_value;
+  logic        id_rs1_used, id_rs2_used, id_rs3_used;
+  logic [31:0] id_rs1_value, id_rs2_value, id_rs3_value;  // rs3: rd, for dot products
 
   // ---------------------------------------------------------------- EX
   logic        ex_valid_q, ex_ifault_q, ex_predicted_q, ex_hit_q;
-  cpu_pkg::fwd_sel_e ex_fwd_rs1_q, ex_fwd_rs2_q;  // operands from the instruction now in WB
-  logic        ex_load_rs1_q, ex_load_rs2_q;  // the operand is the data of the load now in WB
+  cpu_pkg::fwd_sel_e ex_fwd_rs1_q, ex_fwd_rs2_q, ex_fwd_rs3_q;  // operands from the instruction now in WB
+  logic        ex_load_rs1_q, ex_load_rs2_q, ex_load_rs3_q;  // the operand is the data of the load now in WB
   logic        ex_wait, ex_go;              // EX waits for load data / acts this cycle
   logic [1:0]  ex_counter_q;
-  logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q;
+  logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q, ex_rs3_q;
   cpu_pkg::decoded_t    ex_dec_q;
-  logic [31:0] ex_rs1, ex_rs2, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
+  logic [31:0] ex_rs1, ex_rs2, ex_rs3, ex_dot_result, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
   logic        ex_branch_taken, ex_jump, ex_busy, ex_eq, ex_lt, ex_ltu;
   logic        id_hold;
-  logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal;
+  logic        ex_misaligned_target, ex_mem_misaligned, ex_csr_illegal, dot_enable;
   logic        ex_exception, ex_irq_take, ex_trap, ex_redirect, ex_retire, ex_withdrawn;
   logic [4:0]  ex_cause;
   logic [31:0] ex_tval;
@@ -211,15 +213,18 @@ module cpu_core
     .instr_i    (id_instr_q),
     .dec_o      (id_dec),
     .rs1_used_o (id_rs1_used),
-    .rs2_used_o (id_rs2_used)
+    .rs2_used_o (id_rs2_used),
+    .rs3_used_o (id_rs3_used)
   );
 
   cpu_regfile u_regfile (
     .clk_i,
     .raddr_a_i (id_dec.rs1),
     .raddr_b_i (id_dec.rs2),
+    .raddr_c_i (id_dec.rd),
     .rdata_a_o (id_rs1_value),
     .rdata_b_o (id_rs2_value),
+    .rdata_c_o (id_rs3_value),
     .we_i      (wb_valid_q && wb_rf_we_q && !wb_trap),
     .waddr_i   (wb_rd_q),
     .wdata_i   (wb_result)
@@ -257,14 +262,17 @@ module cpu_core
       ex_hit_q       <= 1'b0;
       ex_fwd_rs1_q   <= cpu_pkg::FWD_NONE;
       ex_fwd_rs2_q   <= cpu_pkg::FWD_NONE;
+      ex_fwd_rs3_q   <= cpu_pkg::FWD_NONE;
       ex_load_rs1_q  <= 1'b0;
       ex_load_rs2_q  <= 1'b0;
+      ex_load_rs3_q  <= 1'b0;
       ex_counter_q   <= '0;
       ex_ifault_q    <= 1'b0;
       ex_pc_q     <= '0;
       ex_instr_q  <= '0;
       ex_rs1_q    <= '0;
       ex_rs2_q    <= '0;
+      ex_rs3_q    <= '0;
       ex_dec_q    <= '0;
     end else begin
       // Only the valid bit sees a flush (or the bubble behind a load); the
@@ -276,28 +284,33 @@ module cpu_core
         ex_hit_q       <= id_hit_q;
         ex_fwd_rs1_q   <= ex_forward(id_dec.rs1);
         ex_fwd_rs2_q   <= ex_forward(id_dec.rs2);
+        ex_fwd_rs3_q   <= ex_forward(id_dec.rd);
         ex_load_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1, 1'b1);
         ex_load_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2, 1'b1);
+        ex_load_rs3_q  <= id_rs3_used && ex_writes_reg(id_dec.rd, 1'b1);
         ex_counter_q   <= id_counter_q;
         ex_ifault_q    <= id_err_q;
         ex_pc_q        <= id_pc_q;
         ex_instr_q     <= id_instr_q;
         ex_rs1_q       <= id_rs1_value;
         ex_rs2_q       <= id_rs2_value;
+        ex_rs3_q       <= id_rs3_value;
         ex_dec_q       <= id_dec;
       end else if (ex_wait) begin
         // The load's data arrives in WB now; next cycle EX executes.
         ex_load_rs1_q <= 1'b0;
         ex_load_rs2_q <= 1'b0;
+        ex_load_rs3_q <= 1'b0;
         if (ex_load_rs1_q) ex_rs1_q <= wb_result;
         if (ex_load_rs2_q) ex_rs2_q <= wb_result;
+        if (ex_load_rs3_q) ex_rs3_q <= wb_result;
       end
     end
   end
 
   // Waiting on a load, the instruction in EX has no effect (no access, no
   // redirect, no trap of its own: its operands are not there yet).
-  assign ex_wait = ex_valid_q && (ex_load_rs1_q || ex_load_rs2_q);
+  assign ex_wait = ex_valid_q && (ex_load_rs1_q || ex_load_rs2_q || ex_load_rs3_q);
   assign ex_go   = ex_valid_q && !ex_wait;
   assign id_hold = ex_busy;
 
@@ -308,6 +321,7 @@ module cpu_core
   // the adder; WB's valid bit covers the cycles EX waits on a division.
   assign ex_rs1 = ex_operand(ex_fwd_rs1_q, ex_rs1_q);
   assign ex_rs2 = ex_operand(ex_fwd_rs2_q, ex_rs2_q);
+  assign ex_rs3 = ex_operand(ex_fwd_rs3_q, ex_rs3_q);
 
   always_comb begin
     unique case (ex_dec_q.op_a_sel)
@@ -354,6 +368,14 @@ module cpu_core
   assign mul_b       = {ex_dec_q.funct3[1:0] == 2'b01 && ex_rs2[31], ex_rs2};
   assign mul_full    = mul_a * mul_b;
   assign mul_product = mul_full;
+
+  cpu_dot u_dot (
+    .op_i     (ex_dec_q.funct3),
+    .a_i      (ex_rs1),
+    .b_i      (ex_rs2),
+    .acc_i    (ex_rs3),
+    .result_o (ex_dot_result)
+  );
 
   assign div_start = ex_go && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
   cpu_divider u_divider (
@@ -408,6 +430,7 @@ module cpu_core
     .irq_pending_o  (irq_pending),
     .irq_cause_o    (irq_cause),
     .irq_wake_o     (irq_wake),
+    .dot_enable_o   (dot_enable),
     .instret_i      (ex_retire),
     .instret_undo_i (wb_trap),
     .time_i
@@ -426,7 +449,7 @@ module cpu_core
     if (ex_ifault_q) begin
       ex_cause = cpu_pkg::EXC_INSTR_FAULT;
       ex_tval  = ex_pc_q;
-    end else if (ex_dec_q.illegal || ex_csr_illegal) begin
+    end else if (ex_dec_q.illegal || ex_csr_illegal || (ex_dec_q.dot && !dot_enable)) begin
       ex_cause = cpu_pkg::EXC_ILLEGAL;
       ex_tval  = ex_instr_q;
     end else if (ex_dec_q.ecall) begin
@@ -473,6 +496,7 @@ module cpu_core
       cpu_pkg::RES_PC4: ex_result = ex_pc4;
       cpu_pkg::RES_DIV: ex_result = div_result;
       cpu_pkg::RES_CSR: ex_result = ex_csr_rdata;
+      cpu_pkg::RES_DOT: ex_result = ex_dot_result;
       default: ex_result = ex_alu_result;
     endcase
   end

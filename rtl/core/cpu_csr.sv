@@ -37,6 +37,7 @@ module cpu_csr #(
   output logic        irq_pending_o,
   output logic [4:0]  irq_cause_o,
   output logic        irq_wake_o,     // an interrupt enabled in mie is pending (wfi ends)
+  output logic        dot_enable_o,   // ucxcfg.DOT: the packed dot products execute (else illegal)
 
   // Counters.
   input  logic        instret_i,      // an instruction retired this cycle
@@ -51,6 +52,7 @@ module cpu_csr #(
   logic        mcause_irq_q;            // mcause is WLRL: interrupt bit and a 5-bit code
   logic [4:0]  mcause_code_q;
   logic [31:0] mscratch_q, mtval_q;
+  logic        dot_enable_q;            // ucxcfg bit 0
   logic [63:0] mcycle_q, minstret_q /*verilator public_flat_rd*/;
   // Retirements are counted a cycle late (the retire signal comes at the end
   // of EX's longest path); reads add the step still pending.
@@ -87,6 +89,7 @@ module cpu_csr #(
       cpu_pkg::CSR_MIE:       rdata_o = {20'b0, meie_q, 3'b0, mtie_q, 7'b0};
       cpu_pkg::CSR_MTVEC:     rdata_o = {mtvec_base_q, 1'b0, mtvec_vectored_q};
       cpu_pkg::CSR_MSCRATCH:  rdata_o = mscratch_q;
+      cpu_pkg::CSR_UCXCFG:    rdata_o = {31'b0, dot_enable_q};
       cpu_pkg::CSR_MEPC:      rdata_o = {mepc_q, 2'b00};
       cpu_pkg::CSR_MCAUSE:    rdata_o = {mcause_irq_q, 26'b0, mcause_code_q};
       cpu_pkg::CSR_MTVAL:     rdata_o = mtval_q;
@@ -130,6 +133,7 @@ module cpu_csr #(
       mtvec_base_q     <= '0;
       mtvec_vectored_q <= 1'b0;
       mscratch_q       <= '0;
+      dot_enable_q     <= 1'b1;
       mepc_q           <= '0;
       mcause_irq_q     <= 1'b0;
       mcause_code_q    <= '0;
@@ -185,6 +189,7 @@ module cpu_csr #(
             mtvec_base_q     <= new_value[0] ? {new_value[31:6], 4'b0} : new_value[31:2];
           end
           cpu_pkg::CSR_MSCRATCH:  mscratch_q        <= new_value;
+          cpu_pkg::CSR_UCXCFG:    dot_enable_q      <= new_value[0];
           cpu_pkg::CSR_MEPC:      mepc_q            <= new_value[31:2];
           cpu_pkg::CSR_MCAUSE: begin
             mcause_irq_q  <= new_value[31];
@@ -206,6 +211,7 @@ module cpu_csr #(
                          ? {mtvec_base_q[31:6], trap_cause_i[3:0], 2'b00}
                          : {mtvec_base_q, 2'b00};
   assign mepc_o = {mepc_q, 2'b00};
+  assign dot_enable_o = dot_enable_q;
 
   // External interrupts take priority over timer interrupts.
   assign irq_pending_o = mie_q && ((meie_q && ext_irq_i) || (mtie_q && timer_irq_i));

@@ -1,5 +1,6 @@
-// RV32IM + Zicsr instruction decoder. Anything not in those extensions (or a
-// malformed encoding of them) is flagged illegal.
+// RV32IM + Zicsr instruction decoder, with the packed dot products in
+// custom-0 (cpu_dot). Anything not in those extensions (or a malformed
+// encoding of them) is flagged illegal.
 module cpu_decoder
 (
   input  logic [31:0] instr_i,
@@ -7,7 +8,8 @@ module cpu_decoder
   // Which register fields are real sources (the load-use interlock must not
   // stall on immediate bits that happen to match).
   output logic                 rs1_used_o,
-  output logic                 rs2_used_o
+  output logic                 rs2_used_o,
+  output logic                 rs3_used_o   // rd is read too (the dot products' accumulator)
 );
 
   logic [6:0] opcode;
@@ -129,6 +131,13 @@ module cpu_decoder
           endcase
         end
       end
+      cpu_pkg::OPC_CUSTOM0: begin
+        dec_o.dot        = 1'b1;
+        dec_o.result_sel = cpu_pkg::RES_DOT;
+        dec_o.rf_we      = 1'b1;
+        dec_o.illegal    = (funct7 != 7'b0000000) ||
+                           !(funct3 == cpu_pkg::DOT_4 || funct3 == cpu_pkg::DOT_LO || funct3 == cpu_pkg::DOT_HI);
+      end
       cpu_pkg::OPC_MISC_MEM: begin
         // FENCE orders nothing here (one in-order hart, no caches); FENCE.I
         // refetches everything after it.
@@ -175,7 +184,7 @@ module cpu_decoder
     rs2_used_o = 1'b0;
     unique case (opcode)
       cpu_pkg::OPC_JALR, cpu_pkg::OPC_LOAD, cpu_pkg::OPC_OP_IMM: rs1_used_o = 1'b1;
-      cpu_pkg::OPC_BRANCH, cpu_pkg::OPC_STORE, cpu_pkg::OPC_OP: begin
+      cpu_pkg::OPC_BRANCH, cpu_pkg::OPC_STORE, cpu_pkg::OPC_OP, cpu_pkg::OPC_CUSTOM0: begin
         rs1_used_o = 1'b1;
         rs2_used_o = 1'b1;
       end
@@ -183,5 +192,6 @@ module cpu_decoder
       default: ;
     endcase
   end
+  assign rs3_used_o = (opcode == cpu_pkg::OPC_CUSTOM0);
 
 endmodule : cpu_decoder

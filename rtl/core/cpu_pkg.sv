@@ -3,6 +3,7 @@ package cpu_pkg;
 
   typedef enum logic [6:0] {
     OPC_LOAD     = 7'b0000011,
+    OPC_CUSTOM0  = 7'b0001011,  // the packed dot products (cpu_dot)
     OPC_MISC_MEM = 7'b0001111,
     OPC_OP_IMM   = 7'b0010011,
     OPC_AUIPC    = 7'b0010111,
@@ -23,7 +24,12 @@ package cpu_pkg;
   typedef enum logic [1:0] { OPA_RS1, OPA_PC, OPA_ZERO } op_a_sel_e;
 
   // What the EX stage writes back to rd.
-  typedef enum logic [2:0] { RES_ALU, RES_PC4, RES_MUL, RES_DIV, RES_CSR, RES_LOAD } result_sel_e;
+  typedef enum logic [2:0] { RES_ALU, RES_PC4, RES_MUL, RES_DIV, RES_CSR, RES_LOAD, RES_DOT } result_sel_e;
+
+  // The packed dot products' funct3 (funct7 is 0).
+  localparam logic [2:0] DOT_4  = 3'b000;
+  localparam logic [2:0] DOT_LO = 3'b001;
+  localparam logic [2:0] DOT_HI = 3'b010;
 
   typedef enum logic [1:0] { CSR_NONE, CSR_WRITE, CSR_SET, CSR_CLEAR } csr_op_e;
 
@@ -58,6 +64,7 @@ package cpu_pkg;
     CSR_MTVAL      = 12'h343,
     CSR_MIP        = 12'h344,
     CSR_TSELECT    = 12'h7A0,
+    CSR_UCXCFG     = 12'h7C0,  // custom: bit 0 enables the packed dot products
     CSR_TDATA1     = 12'h7A1,
     CSR_TDATA2     = 12'h7A2,
     CSR_MCYCLE     = 12'hB00,
@@ -95,6 +102,7 @@ package cpu_pkg;
     logic        jal;
     logic        jalr;
     logic        div;
+    logic        dot;          // a packed dot product: rd is a source too
     csr_op_e     csr_op;
     logic        csr_write;    // the CSR op writes (not csrrs/c with x0 / zero uimm)
     logic        ecall;

@@ -116,7 +116,6 @@ module ucm_block #(
   wire busy = (state_q != ucm_pkg::ST_IDLE);
   wire [15:0] bank_valid = valid_count_q[bank_q];  // the command's bank's valid slots
 
-
   wire f_protect   = |(flags_q & 3'(soc_regs_pkg::UCM_F_PROTECT));
   wire f_invalid   = |(flags_q & 3'(soc_regs_pkg::UCM_F_INVALIDATE));
   wire f_threshold = |(flags_q & 3'(soc_regs_pkg::UCM_F_THRESHOLD));
@@ -173,6 +172,10 @@ module ucm_block #(
   logic [Lanes*32-1:0]      score_flat, acc_flat;
   logic [Lanes*16-1:0]      pos_flat;
   logic [Lanes-1:0]         scan_valid, scan_protect;
+  // Digital accumulation (ACC_ADD): the addend onto a valid slot's acc, saturating.
+  ucm_pkg::slot_meta_t      entry_meta;   // the LIST entry's slot
+  logic [32:0]              acc_sum;
+  logic [31:0]              added_acc;
 
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     ucm_lane #(
@@ -183,7 +186,7 @@ module ucm_block #(
       .key_rdata_o(key_rdata[l]),
       .meta_we_i(meta_we[l]), .meta_waddr_i(meta_waddr), .meta_op_i(meta_op), .new_acc_i(acc_init),
       .new_pos_i(pos_reg), .protect_i(f_protect), .invalidate_i(f_invalid),
-      .added_acc_i(acc_sum[32] ? 32'hFFFF_FFFF : acc_sum[31:0]),
+      .added_acc_i(added_acc),
       .meta_raddr_i(meta_raddr), .meta_rdata_o(meta_rdata[l]),
       .search_we_i(search_we[l]), .search_waddr_i(search_waddr), .search_wdata_i(search_wdata[l]),
       .search_raddr_i(search_raddr), .search_rdata_o(search_rdata[l]),
@@ -212,6 +215,8 @@ module ucm_block #(
   assign list_entry = list_rd[lane_of(list_idx)];
   wire [15:0] entry_slot   = list_entry[soc_regs_pkg::UCM_LIST_SLOT_LSB +: soc_regs_pkg::UCM_LIST_SLOT_WIDTH];
   wire [15:0] entry_addend = list_entry[soc_regs_pkg::UCM_LIST_ADDEND_LSB +: soc_regs_pkg::UCM_LIST_ADDEND_WIDTH];
+  assign acc_sum   = 33'(entry_meta.acc) + 33'(entry_addend);
+  assign added_acc = acc_sum[32] ? 32'hFFFF_FFFF : acc_sum[31:0];
 
   // ------------------------------------------------------------ draws and key writes
   // PRNG draws. The coordinates are running sums: per-command bases (seed
@@ -351,13 +356,10 @@ module ucm_block #(
   );
 
   // The metadata of the command's slot and of the LIST entry's slot.
-  ucm_pkg::slot_meta_t slot_meta, entry_meta;
+  ucm_pkg::slot_meta_t slot_meta;
   assign slot_meta  = meta_rdata[slot_arg_lane];
   assign entry_meta = meta_rdata[entry_lane];
 
-  // Digital accumulation (ACC_ADD): the addend onto a valid slot's acc, saturating.
-  logic [32:0] acc_sum;
-  assign acc_sum = 33'(entry_meta.acc) + 33'(entry_addend);
   wire acc_digital = (state_q == ucm_pkg::ST_ACC) && phase_q && entry_meta.valid;
 
   always_comb begin : c_ports

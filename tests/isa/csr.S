@@ -172,7 +172,7 @@ TEST_BEGIN
   bne s4, t0, fail
   TRAPS(2, csrw medeleg, zero)
   TRAPS(2, csrr a0, mcounteren)
-  TRAPS(2, csrr a0, 0x7c0)
+  TRAPS(2, csrr a0, 0x7c1)   /* custom space beside ucxcfg */
   TRAPS(2, csrr a0, 0xfff)
   TRAPS(2, csrr a0, pmpcfg0)
   TRAPS(2, csrr a0, sstatus)

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Generate the table-driven parts of the ISA suite: every RV32IM register
-and immediate operation, every branch, and every load/store width and offset,
-over edge values, with expected results from an independent Python model.
+and immediate operation, every branch, every load/store width and offset,
+and the packed dot products (custom-0, docs/soc.md), over edge values, with
+expected results from an independent Python model.
 
-usage: gen_isa_tests.py OUTDIR     (writes gen_alu.S, gen_muldiv.S, gen_branch.S, gen_mem.S)
+usage: gen_isa_tests.py OUTDIR     (writes gen_alu.S, gen_muldiv.S, gen_branch.S, gen_mem.S, gen_dot.S)
        gen_isa_tests.py --list     (their names, for make and the test runner)
 """
 import os
@@ -64,6 +65,30 @@ MD_OPS = {
     "rem": rv_rem,
     "remu": lambda a, b: a if b == 0 else a % b,
 }
+
+
+def s8(x, i):
+    b = (x >> (8 * i)) & 0xFF
+    return b - 256 if b & 0x80 else b
+
+
+def s16(x, i):
+    h = (x >> (16 * i)) & 0xFFFF
+    return h - 65536 if h & 0x8000 else h
+
+
+# The dot products: (funct3, model of rd's new value from rd, rs1, rs2).
+DOT_OPS = {
+    "dot4": (0, lambda acc, a, b: (acc + sum(s8(a, i) * s8(b, i) for i in range(4))) & M32),
+    "dotlo": (1, lambda acc, a, b: (acc + s8(a, 0) * s16(b, 0) + s8(a, 1) * s16(b, 1)) & M32),
+    "dothi": (2, lambda acc, a, b: (acc + s8(a, 2) * s16(b, 0) + s8(a, 3) * s16(b, 1)) & M32),
+}
+
+
+def dot_insn(name, rd, rs1, rs2):
+    return f".insn r 0x0b, {DOT_OPS[name][0]}, 0, {rd}, {rs1}, {rs2}"
+
+
 I_OPS = {"addi": "add", "slti": "slt", "sltiu": "sltu", "xori": "xor", "ori": "or", "andi": "and"}
 SHIFT_I = {"slli": "sll", "srli": "srl", "srai": "sra"}
 IMMS = [0, 1, -1, 2, 2047, -2048, 0x555, -0x556, 100, -100]
@@ -167,6 +192,68 @@ def gen_muldiv():
     return w.text()
 
 
+def gen_dot():
+    w = Writer()
+    rng = random.Random(3)
+    vals = EDGES + [0x80808080, 0x7F7F7F7F, 0x80007FFF, 0x7FFF8000, 0x01FF80FF]
+    triples = [(rng.choice(vals), a, b) for a in vals for b in vals]
+    triples += [(rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(32)) for _ in range(60)]
+    # Sums that wrap: the largest products onto an accumulator near the limits.
+    triples += [(acc, a, b) for acc in (0x7FFFFFFF, 0x80000000, 0x7FFF0000)
+                for a, b in ((0x80808080, 0x80808080), (0x80808080, 0x80008000), (0x7F7F7F7F, 0x7FFF7FFF))]
+    for name, (_, fn) in DOT_OPS.items():
+        for acc, a, b in triples:
+            w.start()
+            w.emit(f"li a3, {acc:#x}", f"li a1, {a:#x}", f"li a2, {b:#x}", dot_insn(name, "a3", "a1", "a2"),
+                   f"EXPECT(a3, {fn(acc, a, b):#x})")
+        # rd = rs1, rd = rs2, rs1 = rs2 = rd (each a register read twice or thrice).
+        for acc, a, b in triples[:12]:
+            w.start()
+            w.emit(f"li a1, {acc:#x}", f"li a2, {b:#x}", dot_insn(name, "a1", "a1", "a2"),
+                   f"EXPECT(a1, {fn(acc, acc, b):#x})")
+            w.start()
+            w.emit(f"li a2, {acc:#x}", f"li a1, {a:#x}", dot_insn(name, "a2", "a1", "a2"),
+                   f"EXPECT(a2, {fn(acc, a, acc):#x})")
+            w.start()
+            w.emit(f"li a1, {acc:#x}", dot_insn(name, "a1", "a1", "a1"), f"EXPECT(a1, {fn(acc, acc, acc):#x})")
+        w.start()
+        w.emit("li a1, 0x01010101", "li a2, 0x01010101", dot_insn(name, "x0", "a1", "a2"), "bnez x0, fail")
+    # Forwarding: every operand from the instruction just before (ALU, load,
+    # multiply, another dot), at distances 1-3, and the result into the next
+    # instruction, a branch and a store.
+    a, b = 0xF3057F80, 0x12348765
+    dot4, lo = DOT_OPS["dot4"][1], DOT_OPS["dotlo"][1]
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 5", "addi a3, a3, 1", dot_insn("dot4", "a3", "a1", "a2"),
+           f"EXPECT(a3, {dot4(6, a, b):#x})")
+    w.start()
+    w.emit(f"li a1, {a:#x}", "li a2, 7", "li a3, 3", "addi a1, a1, 1", "addi a2, a2, -9",
+           dot_insn("dotlo", "a3", "a1", "a2"), f"EXPECT(a3, {lo(3, a + 1, (7 - 9) & M32):#x})")
+    w.start()
+    w.emit("la a0, dot_data", f"li a1, {a:#x}", "li a3, 0", "lw a2, 0(a0)", dot_insn("dot4", "a3", "a1", "a2"),
+           "lw a3, 4(a0)", dot_insn("dot4", "a3", "a1", "a2"), "lw a1, 8(a0)", dot_insn("dothi", "a3", "a1", "a2"),
+           f"EXPECT(a3, {DOT_OPS['dothi'][1](dot4(0x11111111, a, 0x55AA807F), 0xDEADBEEF, 0x55AA807F):#x})")
+    w.start()
+    w.emit("li a1, 0x10000", "li a2, 0x30000", "mul a3, a1, a2", "mulhu a4, a1, a2",
+           dot_insn("dot4", "a3", "a4", "a4"), f"EXPECT(a3, {dot4(0, 3, 3):#x})")
+    chain = [dot_insn("dot4", "a3", "a1", "a2")] * 3 + ["nop", dot_insn("dot4", "a3", "a1", "a2"), "nop", "nop",
+                                                        dot_insn("dot4", "a3", "a1", "a2")]
+    acc = 0
+    for _ in range(5):
+        acc = dot4(acc, a, b)
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 0", *chain, f"EXPECT(a3, {acc:#x})")
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 0", dot_insn("dot4", "a3", "a1", "a2"),
+           dot_insn("dotlo", "a1", "a3", "a2"), f"EXPECT(a1, {lo(a, dot4(0, a, b), b):#x})")
+    w.start()
+    w.emit("li a1, 0x01010101", "li a3, -4", dot_insn("dot4", "a3", "a1", "a1"), "bnez a3, fail",
+           "la a0, dot_data", "li a3, 9", dot_insn("dot4", "a3", "a1", "a1"), "sw a3, 12(a0)", "lw a4, 12(a0)",
+           "EXPECT(a4, 13)")
+    text = w.text()
+    return text + ("\n  .data\n  .align 4\ndot_data: .word 0x55AA807F, 0x11111111, 0xDEADBEEF, 0\n")
+
+
 def gen_branch():
     w = Writer()
     vals = [0, 1, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 5]
@@ -260,7 +347,8 @@ def gen_mem():
     return text + "\n  .data\n  .align 4\nscratch: .zero 16\n"
 
 
-GENERATORS = {"gen_alu": gen_alu, "gen_muldiv": gen_muldiv, "gen_branch": gen_branch, "gen_mem": gen_mem}
+GENERATORS = {"gen_alu": gen_alu, "gen_muldiv": gen_muldiv, "gen_branch": gen_branch, "gen_mem": gen_mem,
+              "gen_dot": gen_dot}
 
 
 def main():

@@ -7,9 +7,11 @@ usage: convert.py MODEL.bin TOKENIZER.bin -o OUT.ucm [--max-bytes N]
 Checkpoints: legacy v0 fp32 (7-int header, as stories260K.bin), v1 fp32 and
 v2 int8 ("ak42" magic, 256-byte header). The image holds:
   * int8 weight matrices, one Q24 scale per row (max |w| / 127), so any
-    hidden_dim works (172 for stories260K); rows are stored interleaved in
-    groups of 4 (column by column) so that the firmware's matrix-vector
-    product loads each activation once for four rows;
+    hidden_dim works (172 for stories260K); stored in tiles of 4 rows x 4
+    columns, each row's 4 weights one word (rows and columns padded with
+    zeros to multiples of 4), so that the firmware's matrix-vector product
+    loads each pair of activations once for four rows and feeds a word of
+    weights to one packed dot-product instruction;
   * RMSNorm gains in Q16;
   * RoPE cos/sin tables in Q14 for every position;
   * the tokenizer: scores as order-preserving int32 keys, strings, and the
@@ -25,7 +27,7 @@ import zlib
 import numpy as np
 
 MAGIC = b"UCLM"
-VERSION = 1
+VERSION = 2
 HEADER_WORDS = 32
 Q_NORM = 16
 Q_SCALE = 24
@@ -207,11 +209,11 @@ def quantize_rows(name, m):
     q = np.clip(np.rint(m / scale[:, None]), -127, 127).astype(np.int8)
     s = np.rint(scale * (1 << Q_SCALE)).astype(np.int64)
     rows, cols = q.shape
-    padded = np.zeros(((rows + 3) // 4 * 4, cols), dtype=np.int8)
-    padded[:rows] = q
-    # [group][col][row within group]
-    interleaved = padded.reshape(-1, 4, cols).transpose(0, 2, 1)
-    return s.astype("<i4").tobytes() + np.ascontiguousarray(interleaved).tobytes()
+    padded = np.zeros(((rows + 3) // 4 * 4, (cols + 3) // 4 * 4), dtype=np.int8)
+    padded[:rows, :cols] = q
+    # [row group][column block][row within group][column within block]
+    tiles = padded.reshape(padded.shape[0] // 4, 4, padded.shape[1] // 4, 4).transpose(0, 2, 1, 3)
+    return s.astype("<i4").tobytes() + np.ascontiguousarray(tiles).tobytes()
 
 
 def fixed(name, a, q):

@@ -246,18 +246,28 @@ static int cmd_story(int argc, char **argv) {
   return cmd_stats(0, NULL);
 }
 
-/* bench POS...: greedy decoding from BOS up to the last POS; prints the
+/* bench [POS...]: greedy decoding from BOS up to the last POS; prints the
    cycles of the forward pass at each POS (total and by phase), and the mean
    over positions 0..15 as the prefill figure (prefill runs the same
-   one-token forward here). */
+   one-token forward here). Without POS, a whole story: the full context,
+   positions 16, 256 and 500 in detail, the mean over the decoded positions
+   (16 on) and a CURVE line every 16 positions. */
 static int cmd_bench(int argc, char **argv) {
-  int32_t want[8];
-  int n = argc - 1, last = 0;
-  if (n < 1 || n > 8) {
-    printf("error: usage: bench <position>... (1 to 8 positions below %d)\n", model.seq_len);
+  int32_t want[8] = {16, 256, 500};
+  int n = argc - 1, last = 0, story = n == 0;
+  if (n > 8) {
+    printf("error: usage: bench [position...] (up to 8 positions below %d)\n", model.seq_len);
     return -1;
   }
-  for (int i = 0; i < n; i++) {
+  if (story) {
+    if (model.seq_len <= 16) {
+      printf("error: a story needs a context longer than 16 (the model's is %d)\n", model.seq_len);
+      return -1;
+    }
+    n = 3;
+    last = model.seq_len - 1;
+  }
+  for (int i = 0; i < argc - 1; i++) {
     if (!cmd_parse_i32_range(argv[i + 1], 0, model.seq_len - 1, &want[i])) {
       printf("error: bad position '%s'\n", argv[i + 1]);
       return -1;
@@ -267,14 +277,20 @@ static int cmd_bench(int argc, char **argv) {
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, scratch.sampler.probs, scratch.sampler.order);
   int token = LLM_TOKEN_BOS;
-  uint64_t prefill = 0;
+  uint64_t prefill = 0, decode = 0;
   for (int pos = 0; pos <= last; pos++) {
     memset(state.phase_cycles, 0, sizeof state.phase_cycles);
     uint64_t t0 = read_cycle();
     token = llm_sample(&sampler, llm_forward(&state, token, pos));
     uint64_t dt = read_cycle() - t0;
     if (pos < 16) prefill += dt;
+    else decode += dt;
     if (pos == 15) printf("BENCH lm_prefill_cycles_per_token %llu cycles\n", (unsigned long long)(prefill / 16));
+    if (story && pos % 16 == 0)
+      printf("CURVE pos %d cycles %llu matmul %llu attention %llu other %llu\n", pos, (unsigned long long)dt,
+             (unsigned long long)state.phase_cycles[LLM_PHASE_MATMUL],
+             (unsigned long long)state.phase_cycles[LLM_PHASE_ATTENTION],
+             (unsigned long long)state.phase_cycles[LLM_PHASE_OTHER]);
     for (int i = 0; i < n; i++) {
       if (want[i] != pos) continue;
       printf("BENCH lm_decode_cycles_pos%d %llu cycles\n", pos, (unsigned long long)dt);
@@ -291,6 +307,9 @@ static int cmd_bench(int argc, char **argv) {
     }
     if (token == LLM_TOKEN_BOS) token = LLM_TOKEN_EOS; /* keep going past an end of story */
   }
+  if (story)
+    printf("BENCH lm_decode_cycles_mean_%d %llu cycles\n", model.seq_len,
+           (unsigned long long)(decode / (uint64_t)(model.seq_len - 16)));
   return 0;
 }
 
@@ -432,7 +451,7 @@ static const cmd_t commands[] = {
     {"model", "", "the model's shape", cmd_model},
     {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
     {"story", "[-n N] [-t T] [-p P] [-s S] [--ids] [prompt]", "generate (greedy unless -t > 0); Ctrl-C stops it", cmd_story},
-    {"bench", "<position>...", "cycles of the forward pass at these positions", cmd_bench},
+    {"bench", "[position...]", "cycles of the forward pass at these positions (none: a whole story)", cmd_bench},
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
     {"policy", "[list | name [budget] [key=value...]]", "KV-cache pruning policy", cmd_policy},

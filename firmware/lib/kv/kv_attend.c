@@ -45,22 +45,26 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
    policy, PROB (per i) receives them; either may be NULL. Most positions of
    a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
    the others go on: returns their count M, their weights in a[0..M) and
-   their slots in kept[0..M). Runs once per cached position and head, so the
-   products that fit use one high-word multiply (the results are those of
-   the plain 64-bit formulas), and it is inlined twice: with ROWS, SCORE and
-   PROB all NULL (dense attention) and in general. */
+   their slots in kept[0..M). SCALED: a[] holds the scaled scores already
+   and MAX their largest (attn_scores2). Runs once per cached position and
+   head, so the products that fit use one high-word multiply (the results
+   are those of the plain 64-bit formulas), and it is inlined twice: for
+   dense attention's scaled scores (ROWS and PROB NULL) and in general. */
 static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
                                                               const uint16_t *rows, int n, int32_t head_factor,
-                                                              int32_t *score, int32_t *prob, uint16_t *kept) {
+                                                              int32_t *score, int32_t *prob, uint16_t *kept,
+                                                              int scaled, int32_t max) {
   const size_t nkv = (size_t)kv->n_kv_heads;
-  const int32_t *kscale = kv->key_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
+  const int32_t *kscale = kv_key_scales(kv, layer, kvh);
   const int32_t *vscale = kv->value_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
-  int32_t max = INT32_MIN;
-  for (int i = 0; i < n; i++) {
-    size_t t = rows ? rows[i] : (size_t)i;
-    int32_t s = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8, before the head factor */
-    a[i] = s;
-    if (s > max) max = s;
+  if (!scaled) {
+    max = INT32_MIN;
+    for (int i = 0; i < n; i++) {
+      size_t t = rows ? rows[i] : (size_t)i;
+      int32_t s = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8, before the head factor */
+      a[i] = s;
+      if (s > max) max = s;
+    }
   }
   /* exp(-(d * head_factor >> 16)) = 2^-(d * factor >> 16) with log2(e) in
      the factor; below 2^-17 it rounds to 0 in Q16, beyond d = 17 * 2^32 /
@@ -69,12 +73,16 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   const int32_t factor = wide > INT32_MAX ? INT32_MAX : (int32_t)wide;
   const uint64_t far = factor > 0 ? 17 * ((uint64_t)fx_recip32((uint32_t)factor) + 1) : UINT32_MAX;
   const uint32_t cutoff = far > UINT32_MAX ? UINT32_MAX : (uint32_t)far;
+  /* d * factor >> 16 from one high-word product of both shifted up by 8
+     when both fit 24 bits (any d that passes the cutoff does then). */
+  const int narrow = (uint32_t)factor < (1u << 24) && cutoff < (1u << 24);
   uint32_t sum = 0; /* <= 65535 positions of at most 1.0 */
   int m = 0;
   for (int i = 0; i < n; i++) {
     uint32_t d = (uint32_t)max - (uint32_t)a[i];
     if (d > cutoff) continue;
-    int32_t e = fx_exp2_neg(-(int32_t)(((int64_t)d * factor) >> 16)); /* the largest is 1.0 */
+    int32_t z = narrow ? (int32_t)fx_mulhu(d << 8, (uint32_t)factor << 8) : (int32_t)(((int64_t)d * factor) >> 16);
+    int32_t e = fx_exp2_neg_coarse(z); /* the largest is 1.0 */
     if (!e) continue;
     a[m] = e;
     kept[m++] = (uint16_t)i;
@@ -102,8 +110,12 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
 
 static int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
                            int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept) {
-  if (!rows && !score && !prob) return softmax_body(kv, layer, kvh, a, 0, n, head_factor, 0, 0, kept);
-  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept);
+  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0);
+}
+
+static int softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
+                          int32_t head_factor, int32_t *score, uint16_t *kept) {
+  return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, 1, max);
 }
 
 void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_factor, int32_t *score, int32_t *prob,
@@ -114,19 +126,22 @@ void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_f
 }
 
 /* Dense backend: the used slots are 0..used-1 (the prompt compression
-   closes its holes), read in one sweep, two query heads at a time. */
+   closes its holes), read in one sweep, two query heads at a time (their
+   dots scaled by the keys' scales in the same sweep). */
 static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
                          const int32_t *head_factor, int32_t *const *out, int32_t *score) {
   const int hs = kv->head_size, n = kv->used[kv_head_of(kv, layer, kvh)];
   const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
-  int32_t *att[2] = {kv->att, kv->att + kv->seq_len};
+  int32_t *att[2] = {kv->att, kv->att + kv->seq_len}, max[2];
   if (count == 2)
-    attn_dots2(att[0], att[1], q[0], q[1], kv->keys + base, stride, n, hs);
+    attn_scores2(att[0], att[1], max, q[0], q[1], kv->keys + base, stride, kv_key_scales(kv, layer, kvh),
+                 (size_t)kv->n_kv_heads, n, hs);
   else
     attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);
   for (int j = 0; j < count; j++) {
     uint16_t *kept = kv->kept + (size_t)j * (size_t)kv->seq_len;
-    int m = softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept);
+    int m = count == 2 ? softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kept)
+                       : softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept);
     attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs);
   }
 }

@@ -1,17 +1,18 @@
 #include "attention.h"
 
+#include "llm_dot.h"
+
 /* dots[t] = q . k_t for COUNT keys STRIDE elements apart (head size HS, a
-   multiple of 8): eight query values stay in registers while the keys
-   stream past, so each key element costs a load, a multiply and an add. */
+   multiple of 8): eight query values (two words) stay in registers while
+   the keys stream past, four key elements a packed dot-product pair. */
 void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs) {
   for (int c = 0; c < hs; c += 8) {
-    const int32_t q0 = q[c], q1 = q[c + 1], q2 = q[c + 2], q3 = q[c + 3];
-    const int32_t q4 = q[c + 4], q5 = q[c + 5], q6 = q[c + 6], q7 = q[c + 7];
+    const uint32_t q03 = llm_word(q + c), q47 = llm_word(q + c + 4);
     const int16_t *k = keys + c;
     for (int t = 0; t < count; t++, k += stride) {
-      int32_t d =
-          q0 * k[0] + q1 * k[1] + q2 * k[2] + q3 * k[3] + q4 * k[4] + q5 * k[5] + q6 * k[6] + q7 * k[7];
-      dots[t] = c ? dots[t] + d : d;
+      int32_t d = c ? dots[t] : 0;
+      d = llm_dothi(llm_dotlo(d, q03, llm_word(k)), q03, llm_word(k + 2));
+      dots[t] = llm_dothi(llm_dotlo(d, q47, llm_word(k + 4)), q47, llm_word(k + 6));
     }
   }
 }
@@ -52,36 +53,57 @@ void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t st
   values_sum(out, w, values, stride, 0, count, hs);
 }
 
-/* The same for two query heads that share these keys (grouped-query
-   attention): each key element is loaded once for both, eight dimensions at a
-   time (the sixteen query values fill the registers). */
-void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
-                size_t stride, int count, int hs) {
+/* Two query heads that share these keys (grouped-query attention): each key
+   word is loaded once for both. With KSCALE, the last pass scales each dot
+   by its key's scale, (dot * KSCALE[t * KSTRIDE]) >> 16, and keeps the
+   heads' maxima in MAX. Inlined into both callers. */
+static inline __attribute__((always_inline)) void dots2_body(int32_t *dots_a, int32_t *dots_b, int32_t *max,
+                                                             const int8_t *qa, const int8_t *qb,
+                                                             const int16_t *keys, size_t stride,
+                                                             const int32_t *kscale, size_t kstride, int count,
+                                                             int hs) {
+  int32_t max_a = INT32_MIN, max_b = INT32_MIN;
   for (int c = 0; c < hs; c += 8) {
-    const int32_t a0 = qa[c], a1 = qa[c + 1], a2 = qa[c + 2], a3 = qa[c + 3];
-    const int32_t a4 = qa[c + 4], a5 = qa[c + 5], a6 = qa[c + 6], a7 = qa[c + 7];
-    const int32_t b0 = qb[c], b1 = qb[c + 1], b2 = qb[c + 2], b3 = qb[c + 3];
-    const int32_t b4 = qb[c + 4], b5 = qb[c + 5], b6 = qb[c + 6], b7 = qb[c + 7];
+    const int scale = kscale && c + 8 == hs;
+    const uint32_t a03 = llm_word(qa + c), a47 = llm_word(qa + c + 4);
+    const uint32_t b03 = llm_word(qb + c), b47 = llm_word(qb + c + 4);
     const int16_t *k = keys + c;
     for (int t = 0; t < count; t++, k += stride) {
-      int32_t da = 0, db = 0, kj;
-#define DOT2(j)  \
-  kj = k[j];     \
-  da += a##j * kj; \
-  db += b##j * kj
-      DOT2(0);
-      DOT2(1);
-      DOT2(2);
-      DOT2(3);
-      DOT2(4);
-      DOT2(5);
-      DOT2(6);
-      DOT2(7);
-#undef DOT2
-      dots_a[t] = c ? dots_a[t] + da : da;
-      dots_b[t] = c ? dots_b[t] + db : db;
+      const uint32_t k01 = llm_word(k), k23 = llm_word(k + 2), k45 = llm_word(k + 4), k67 = llm_word(k + 6);
+      int32_t da = c ? dots_a[t] : 0, db = c ? dots_b[t] : 0;
+      da = llm_dothi(llm_dotlo(da, a03, k01), a03, k23);
+      db = llm_dothi(llm_dotlo(db, b03, k01), b03, k23);
+      da = llm_dothi(llm_dotlo(da, a47, k45), a47, k67);
+      db = llm_dothi(llm_dotlo(db, b47, k45), b47, k67);
+      if (scale) {
+        const int64_t ks = kscale[(size_t)t * kstride];
+        da = (int32_t)((da * ks) >> 16);
+        db = (int32_t)((db * ks) >> 16);
+        if (da > max_a) max_a = da;
+        if (db > max_b) max_b = db;
+      }
+      dots_a[t] = da;
+      dots_b[t] = db;
     }
   }
+  if (kscale) {
+    max[0] = max_a;
+    max[1] = max_b;
+  }
+}
+
+void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
+                size_t stride, int count, int hs) {
+  dots2_body(dots_a, dots_b, 0, qa, qb, keys, stride, 0, 0, count, hs);
+}
+
+/* Head size 8 (stories260K) compiles to one pass without the tests. */
+void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
+                  const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs) {
+  if (hs == 8)
+    dots2_body(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, 8);
+  else
+    dots2_body(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, hs);
 }
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,

@@ -1,6 +1,8 @@
 /* Attention kernels shared by the transformer, the KV-cache backends and the
    block benchmark: int8 queries, int16 keys (12-bit in the cache), int8
-   values, rows STRIDE elements apart, head size HS a multiple of 8. */
+   values, rows STRIDE elements apart, head size HS a multiple of 8. The dot
+   kernels read queries and keys a word at a time (llm_dot.h): queries
+   4-byte aligned, key rows at even elements of a 4-byte aligned array. */
 #ifndef LLM_ATTENTION_H
 #define LLM_ATTENTION_H
 
@@ -12,6 +14,10 @@ void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t strid
 /* The same for two query heads sharing the keys (grouped-query attention). */
 void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
                 size_t stride, int count, int hs);
+/* attn_dots2's dots times each key's scale, (dot * kscale[t * kstride]) >> 16,
+   and the two heads' largest in max[0], max[1]. */
+void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
+                  const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs);
 /* out[i] = sum_t w[t] * v_t[i] for COUNT value rows. */
 void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs);
 /* dots[j] = q . k_rows[j]: the keys of selected positions. */

@@ -31,7 +31,7 @@ static const void *take(cursor_t *c, size_t bytes) {
 static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols) {
   llm_qmat_t q = {rows, cols, NULL, NULL};
   q.scale = take(c, (size_t)rows * 4);
-  q.q = take(c, (size_t)(rows + 3) / 4 * 4 * (size_t)cols);
+  q.q = take(c, (size_t)(rows + 3) / 4 * 4 * (size_t)llm_qmat_cols4(&q));
   return q;
 }
 
@@ -53,7 +53,7 @@ int llm_model_open(llm_model_t *m, const void *image, size_t len, const char **e
     *error = "not a model image (bad magic; convert with tools/llm/convert.py)";
     return -1;
   }
-  if (h[H_VERSION] != 1) {
+  if (h[H_VERSION] != LLM_IMAGE_VERSION) {
     *error = "unsupported model image version";
     return -1;
   }

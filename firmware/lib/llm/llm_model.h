@@ -8,22 +8,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define LLM_IMAGE_VERSION 2 /* convert.py's VERSION: the weight layout below */
 #define LLM_Q_NORM 16  /* RMSNorm gains */
 #define LLM_Q_SCALE 24 /* per-row weight scales */
 #define LLM_Q_ROPE 14  /* RoPE cos/sin */
 
-/* An int8 matrix. Rows come in groups of 4 (the last padded with zeros),
-   stored column by column: element (r, c) is at
-   q[(r / 4) * cols * 4 + c * 4 + r % 4], so that one activation serves four
-   rows in the matrix-vector product. */
+/* An int8 matrix in tiles of 4 rows x 4 columns (rows and columns padded
+   with zeros to multiples of 4), each row's 4 weights of a tile one word:
+   element (r, c) is at q[((r / 4) * cols4 + c / 4 * 4 + r % 4) * 4 + c % 4]
+   with cols4 = cols rounded up to 4, so that the matrix-vector product loads
+   two words of activations for four rows and hands each word of weights to
+   a packed dot product (llm_dot.h). */
 typedef struct {
   int rows, cols;
   const int32_t *scale; /* [rows], Q24: the real weight is q * scale / 2^24 */
-  const int8_t *q;      /* [(rows + 3) / 4][cols][4] */
+  const int8_t *q;      /* [(rows + 3) / 4][cols4 / 4][4][4] */
 } llm_qmat_t;
 
+static inline int llm_qmat_cols4(const llm_qmat_t *m) { return (m->cols + 3) & ~3; }
+
 static inline int8_t llm_qmat_at(const llm_qmat_t *m, int r, int c) {
-  return m->q[(size_t)(r / 4) * (size_t)m->cols * 4 + (size_t)c * 4 + (size_t)(r % 4)];
+  size_t tile = (size_t)(r / 4) * (size_t)llm_qmat_cols4(m) + (size_t)(c / 4) * 4;
+  return m->q[(tile + (size_t)(r % 4)) * 4 + (size_t)(c % 4)];
 }
 
 typedef struct {

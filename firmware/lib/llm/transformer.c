@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fixmath.h"
+#include "llm_dot.h"
 
 /* ---------------------------------------------------------------- arena */
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
@@ -25,7 +26,8 @@ static size_t layout(llm_state_t *s, const llm_model_t *m, uint8_t *arena) {
   CARVE(v, int32_t, m->kv_dim);
   CARVE(att, int32_t, (size_t)m->n_heads * (size_t)m->seq_len);
   CARVE(logits, int32_t, m->vocab_size);
-  CARVE(xq, int16_t, m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
+  CARVE(xq8, int8_t, align4((size_t)m->dim)); /* matmul reads 4 at a time */
+  CARVE(xq16, int16_t, align4((size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim)));
 #undef CARVE
   if (arena) kv_init(&s->kv, m->n_layers, m->n_kv_heads, m->head_size, m->seq_len, s->att, arena + at);
   return at + kv_bytes(m->n_layers, m->n_kv_heads, m->head_size, m->seq_len);
@@ -102,10 +104,21 @@ static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes
   return (int32_t)(((int64_t)maxabs << shift) / top);
 }
 
-/* Queries and values: int8, Q24 scale. Matrix inputs: int16, Q30 scale (a
-   step of 1/32767 of the largest value needs the extra precision). */
-static int32_t quantize8(int8_t *q, const int32_t *x, int n) { return quantize(q, 1, x, n, 127, 8); }
-static int32_t quantize_input(int16_t *q, const int32_t *x, int n) { return quantize(q, 2, x, n, 32767, 14); }
+/* Queries and values: int8, Q24 scale. Matrix inputs: Q30 scale (a step of
+   1/32767 of the largest value needs the extra precision), int8 where the
+   input is RMS-normalised (q, k, v, w1, w3) or the attention's output (wo),
+   four weights a packed dot product; int16 for the feed-forward's gated
+   product (w2's input, with outliers) and the classifier's, where int8
+   costs the agreement with fp32 most (docs/llm.md). */
+static int32_t quantize8(int8_t *q, const int32_t *x, int n, int shift) {
+  for (int i = n; i & 3; i++) q[i] = 0; /* the columns matmul pads */
+  return quantize(q, 1, x, n, 127, shift);
+}
+static int32_t quantize_input8(int8_t *q, const int32_t *x, int n) { return quantize8(q, x, n, 14); }
+static int32_t quantize_input16(int16_t *q, const int32_t *x, int n) {
+  for (int i = n; i & 3; i++) q[i] = 0;
+  return quantize(q, 2, x, n, 32767, 14);
+}
 
 /* (acc * combined) >> 24 as the 64-bit formula gives it, from one 32 x 32
    product when COMBINED fits 32 bits (unless a row's weights or the input
@@ -116,35 +129,37 @@ static inline int32_t scale_row(int32_t acc, int64_t combined) {
   return (int32_t)((uint32_t)fx_mulh(acc, (int32_t)combined) << 8 | lo >> 24);
 }
 
-/* out = W x for x already quantised to XQ with scale XS (Q30). The combined
-   row scale is Q40; acc * combined stays far inside int64 because it is the
-   output (Q16, int32) times 2^24. */
-static void matmul(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
-  const int cols = w->cols;
+/* out = W x for x already quantised to XQ (int8 or int16 by BYTES) with
+   scale XS (Q30). The combined row scale is Q40; acc * combined stays far
+   inside int64 because it is the output (Q16, int32) times 2^24. A tile of
+   four rows by four columns a step (see llm_qmat_t): the tile's activations
+   are loaded once for its rows, each row's word of weights goes to one
+   packed dot product (int8 inputs) or two (int16). Inline, so that BYTES
+   folds away in each kernel. */
+static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm_qmat_t *w, const void *xq,
+                                                          int bytes, int32_t xs) {
+  const int blocks = llm_qmat_cols4(w) / 4;
+  const int8_t *wp = w->q;
   for (int g = 0; g < w->rows; g += 4) {
-    /* Four rows at once (see llm_qmat_t): one activation load per column;
-       four columns per iteration (sixteen products per loop branch). */
-    const int8_t *wp = w->q + (size_t)g * (size_t)cols;
     int32_t acc[4] = {0, 0, 0, 0};
-    int c = 0;
-    for (; c + 4 <= cols; c += 4, wp += 16) {
-      int32_t x0 = xq[c], x1 = xq[c + 1], x2 = xq[c + 2], x3 = xq[c + 3];
-      acc[0] += wp[0] * x0 + wp[4] * x1 + wp[8] * x2 + wp[12] * x3;
-      acc[1] += wp[1] * x0 + wp[5] * x1 + wp[9] * x2 + wp[13] * x3;
-      acc[2] += wp[2] * x0 + wp[6] * x1 + wp[10] * x2 + wp[14] * x3;
-      acc[3] += wp[3] * x0 + wp[7] * x1 + wp[11] * x2 + wp[15] * x3;
-    }
-    for (; c < cols; c++, wp += 4) {
-      int32_t x = xq[c];
-      acc[0] += wp[0] * x;
-      acc[1] += wp[1] * x;
-      acc[2] += wp[2] * x;
-      acc[3] += wp[3] * x;
+    const uint8_t *x = xq;
+    for (int b = 0; b < blocks; b++, wp += 16, x += 4 * bytes) {
+      const uint32_t x0 = llm_word(x), x1 = bytes == 1 ? 0 : llm_word(x + 4);
+#define ROW(k)                                                                                     \
+  acc[k] = bytes == 1 ? llm_dot4(acc[k], llm_word(wp + 4 * k), x0)                                 \
+                      : llm_dothi(llm_dotlo(acc[k], llm_word(wp + 4 * k), x0), llm_word(wp + 4 * k), x1)
+      ROW(0);
+      ROW(1);
+      ROW(2);
+      ROW(3);
+#undef ROW
     }
     for (int k = 0; k < 4 && g + k < w->rows; k++)
       out[g + k] = scale_row(acc[k], ((int64_t)w->scale[g + k] * xs) >> 14); /* Q24 * Q30 -> Q40 */
   }
 }
+static void matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs) { matmul(out, w, xq, 1, xs); }
+static void matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) { matmul(out, w, xq, 2, xs); }
 
 static void rope(int32_t *v, int n, int head_size, const int16_t *cos_row, const int16_t *sin_row) {
   for (int i = 0; i < n; i += 2) {
@@ -176,11 +191,11 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     const llm_layer_t *L = &m->layers[l];
 
     rmsnorm(s->xb, s->x, L->rms_att, dim);
-    int32_t xs = quantize_input(s->xq, s->xb, dim);
+    int32_t xs = quantize_input8(s->xq8, s->xb, dim);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul(s->q, &L->wq, s->xq, xs);
-    matmul(s->k, &L->wk, s->xq, xs);
-    matmul(s->v, &L->wv, s->xq, xs);
+    matmul8(s->q, &L->wq, s->xq8, xs);
+    matmul8(s->k, &L->wk, s->xq8, xs);
+    matmul8(s->v, &L->wv, s->xq8, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
     rope(s->q, dim, hs, cos_row, sin_row);
     rope(s->k, kv_dim, hs, cos_row, sin_row);
@@ -190,7 +205,7 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
       int16_t kq[LLM_MAX_HEAD_SIZE];
       int8_t vq[LLM_MAX_HEAD_SIZE];
       int32_t ks = quantize(kq, 2, s->k + h * hs, hs, KV_KEY_MAX, 8);
-      int32_t vs = quantize8(vq, s->v + h * hs, hs);
+      int32_t vs = quantize8(vq, s->v + h * hs, hs, 8);
       kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
     }
 
@@ -199,10 +214,10 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     for (int kvh = 0; kvh < m->n_kv_heads; kvh++) {
       for (int h = kvh * kv_mul; h < (kvh + 1) * kv_mul;) {
         int pair = (h + 1 < (kvh + 1) * kv_mul) ? 2 : 1;
-        int8_t qq[2][LLM_MAX_HEAD_SIZE];
+        _Alignas(4) int8_t qq[2][LLM_MAX_HEAD_SIZE]; /* read a word at a time */
         int32_t head_factor[2];
         for (int j = 0; j < pair; j++) {
-          int32_t qs = quantize8(qq[j], s->q + (h + j) * hs, hs);
+          int32_t qs = quantize8(qq[j], s->q + (h + j) * hs, hs, 8);
           /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
           head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
         }
@@ -214,31 +229,31 @@ const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
     }
     phase(s, LLM_PHASE_ATTENTION, &mark);
 
-    xs = quantize_input(s->xq, s->xb, dim);
+    xs = quantize_input8(s->xq8, s->xb, dim);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul(s->xb2, &L->wo, s->xq, xs);
+    matmul8(s->xb2, &L->wo, s->xq8, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
     for (int i = 0; i < dim; i++) s->x[i] += s->xb2[i];
 
     /* Feed-forward: w2(silu(w1 x) * w3 x). */
     rmsnorm(s->xb, s->x, L->rms_ffn, dim);
-    xs = quantize_input(s->xq, s->xb, dim);
+    xs = quantize_input8(s->xq8, s->xb, dim);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul(s->hb, &L->w1, s->xq, xs);
-    matmul(s->hb2, &L->w3, s->xq, xs);
+    matmul8(s->hb, &L->w1, s->xq8, xs);
+    matmul8(s->hb2, &L->w3, s->xq8, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
     for (int i = 0; i < hidden; i++) s->hb[i] = fx_mul_shift(fx_silu(s->hb[i]), s->hb2[i], 16);
-    xs = quantize_input(s->xq, s->hb, hidden);
+    xs = quantize_input16(s->xq16, s->hb, hidden);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul(s->xb, &L->w2, s->xq, xs);
+    matmul16(s->xb, &L->w2, s->xq16, xs);
     phase(s, LLM_PHASE_MATMUL, &mark);
     for (int i = 0; i < dim; i++) s->x[i] += s->xb[i];
   }
 
   rmsnorm(s->xb, s->x, m->rms_final, dim);
-  int32_t xs = quantize_input(s->xq, s->xb, dim);
+  int32_t xs = quantize_input16(s->xq16, s->xb, dim);
   phase(s, LLM_PHASE_OTHER, &mark);
-  matmul(s->logits, &m->classifier, s->xq, xs);
+  matmul16(s->logits, &m->classifier, s->xq16, xs);
   phase(s, LLM_PHASE_MATMUL, &mark);
   return s->logits;
 }

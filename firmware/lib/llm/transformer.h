@@ -20,7 +20,8 @@ typedef enum { LLM_PHASE_MATMUL, LLM_PHASE_ATTENTION, LLM_PHASE_OTHER, LLM_PHASE
 typedef struct {
   const llm_model_t *model;
   int32_t *x, *xb, *xb2, *hb, *hb2, *q, *k, *v, *att, *logits; /* Q16 */
-  int16_t *xq;                                                /* quantised matmul input */
+  int8_t *xq8;                                                /* quantised matmul inputs */
+  int16_t *xq16;
   kv_cache_t kv;                      /* dense by default; kv_use_unicaim switches */
   uint64_t (*clock)(void);            /* cycle counter, or NULL */
   uint64_t phase_cycles[LLM_PHASES];
