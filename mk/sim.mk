@@ -11,33 +11,42 @@ SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 # simulator speed benchmark measured fastest (docs/soc.md).
 SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 
-# $(1): output binary, $(2): UART baud rate, $(3): array parameters (an
-# arrays.toml entry's: the simulator's for stories260K, the paper's for the
-# block benchmarks, the boards', the retrieval model's).
+# $(1): output binary, $(2): UART baud rate, $(3): array parameters for the
+# SoC (an arrays.toml entry's: the simulator's for stories260K, the paper's
+# for the block benchmarks, the boards', the retrieval model's), $(4): the
+# same for the block. With $(4) the array is a Verilated model of its own
+# (Vucm, from the same RTL) beside the SoC's (ExternalArray), which the
+# harness evaluates only in the cycles it can change (docs/soc.md).
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
+	$(if $(4),$(Q)rm -rf $(dir $(1))ucm_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert \
+	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vucm --top-module ucm_block $(4) \
+	  -Mdir $(dir $(1))ucm_obj $$(RTL_PKGS) $$(UCM_RTL) $(call to_log,$(dir $(1))verilate_ucm.log))
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 $(3) \
+	  $(if $(4),-GExternalArray=1) \
 	  -CFLAGS "-std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
-	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN))" -MAKEFLAGS "$(SIM_OPT)" \
+	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN)) \
+	    $(if $(4),-DSIM_EXTERNAL_ARRAY -I$(abspath $(dir $(1))ucm_obj))" -MAKEFLAGS "$(SIM_OPT)" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
-	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) $(call to_log,$(dir $(1))verilate.log)
+	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) \
+	  $(if $(4),$$$$(ls $(abspath $(dir $(1)))/ucm_obj/Vucm*.cpp)) $(call to_log,$(dir $(1))verilate.log)
 	$(Q)cp $(dir $(1))obj/unicaim-sim $(1)
 endef
 
 sim: $(SIM_BIN)
-$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(UCM_SIM_SOC_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))
 # A build with a board's console rate, for measuring uploads at 115200 baud.
 SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(UCM_SIM_SOC_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))
 SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(UCM_PAPER_SOC_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(UCM_PAPER_SOC_G),$(UCM_PAPER_BLOCK_G)))
 SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G),$(UCM_BOARD_BLOCK_G)))
 SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G),$(UCM_RETR_BLOCK_G)))
 # Without the array: the simulator-speed benchmark's comparison.
 SIM_BIN_NOARRAY := $(BUILD)/sim_noarray/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_NOARRAY),$(SIM_BAUD),-GUcmBanks=0))

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,5 @@ class ElfImage {
  private:
   uint32_t entry_ = 0;
   std::map<std::string, uint32_t> symbols_;
-  std::map<uint32_t, uint32_t> words_;  // word address -> contents
+  std::unordered_map<uint32_t, uint32_t> words_;  // word address -> contents (looked up for every memory word)
 };

@@ -7,6 +7,8 @@
 // lines quiet, the harness waits for the host's input instead of simulating
 // idle cycles (those cycles would only count how long the person typed);
 // at the end of stdin it then ends the run, with status 0.
+// Built with SIM_EXTERNAL_ARRAY, the UniCAIM block is a Verilated model of
+// its own (ArrayModel) that is evaluated only in the cycles it can change.
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -31,6 +33,10 @@
 #include "uart_model.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#ifdef SIM_EXTERNAL_ARRAY
+#include "Vucm.h"
+#include "Vucm___024root.h"
+#endif
 
 #ifndef SIM_RAM_BYTES
 #error "SIM_RAM_BYTES must match the SoC's RamBytes parameter"
@@ -184,6 +190,62 @@ bool waits_for_uart(const Vsoc_top___024root *root) {
          root->soc_top__DOT__u_uart__DOT__tx_idle;
 }
 
+#ifdef SIM_EXTERNAL_ARRAY
+// The array block beside the SoC (soc_top's ExternalArray). It is evaluated
+// only while it works, in the cycles the bus addresses it and for a few
+// cycles after, until its registers have settled: each of them changes only
+// with a request or a command, so the cycles skipped would leave it as it
+// is. Its request comes registered from the bus, so a cycle is: the block's
+// edge on the request it saw, the SoC's edge, then the block's answer to the
+// SoC's new request. Tracing evaluates it every cycle.
+class ArrayModel {
+ public:
+  ArrayModel(VerilatedContext *ctx, bool every_cycle) : m_(std::make_unique<Vucm>(ctx)), every_(every_cycle) {}
+  Vucm *model() { return m_.get(); }
+
+  void reset(bool rst_n, bool clk) {
+    m_->rst_ni = rst_n;
+    m_->clk_i = clk;
+    m_->eval();
+  }
+
+  // Before the SoC's rising edge. The falling edge needs no evaluation of its
+  // own (nothing in the block uses it): answer()'s sees the clock low.
+  void rise() {
+    if (!awake()) return;
+    m_->clk_i = 1;
+    m_->eval();
+    m_->clk_i = 0;
+  }
+
+  // After the SoC's rising edge.
+  void answer(Vsoc_top *top) {
+    const bool req = (top->array_req_o[2] >> (kReqBit - 64)) & 1;
+    if (req || awake()) {
+      for (int i = 0; i < 3; i++) m_->req_i[i] = top->array_req_o[i];
+      m_->eval();
+      if (top->array_rsp_i != m_->rsp_o || top->array_irq_i != m_->irq_o) {
+        top->array_rsp_i = m_->rsp_o;
+        top->array_irq_i = m_->irq_o;
+        top->eval();
+      }
+    }
+    settle_ = (req || m_->rootp->ucm_block__DOT__state_q != 0) ? kSettleCycles : (settle_ ? settle_ - 1 : 0);
+  }
+
+  void final() { m_->final(); }
+
+ private:
+  static constexpr unsigned kSettleCycles = 4;
+  static constexpr int kReqBit = 69;  // soc_bus_pkg::bus_req_t.req, its top bit
+  bool awake() const { return every_ || settle_ > 0; }
+
+  std::unique_ptr<Vucm> m_;
+  bool every_;
+  unsigned settle_ = kSettleCycles;
+};
+#endif
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -206,6 +268,16 @@ int main(int argc, char **argv) {
     trace->open(opt.trace.c_str());
     if (!trace->isOpen()) fail("cannot write trace '" + opt.trace + "'");
   }
+#ifdef SIM_EXTERNAL_ARRAY
+  ArrayModel array(ctx.get(), trace != nullptr);
+  std::unique_ptr<VerilatedFstC> array_trace;  // the block's signals, in FILE.array.fst
+  if (trace) {
+    array_trace = std::make_unique<VerilatedFstC>();
+    array.model()->trace(array_trace.get(), 99);
+    array_trace->open((opt.trace + ".array.fst").c_str());
+    if (!array_trace->isOpen()) fail("cannot write trace '" + opt.trace + ".array.fst'");
+  }
+#endif
 
   std::unique_ptr<PcProfile> profile;
   if (!opt.profile.empty()) {
@@ -231,6 +303,11 @@ int main(int argc, char **argv) {
   top->clk_i = 0;
   top->rst_ni = 1;
   top->eval();
+#ifdef SIM_EXTERNAL_ARRAY
+  array.reset(false, false);
+  array.reset(false, true);
+  array.reset(true, false);
+#endif
 
   auto start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
@@ -246,12 +323,26 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
   };
   for (;;) {
+#ifdef SIM_EXTERNAL_ARRAY
+    array.rise();
+#endif
     top->clk_i = 1;
     top->eval();
+#ifdef SIM_EXTERNAL_ARRAY
+    array.answer(top.get());
+    if (array_trace) array_trace->dump(2 * cycle + 1);
+#endif
     if (trace) trace->dump(2 * cycle + 1);
     top->clk_i = 0;
-    top->eval();
-    if (trace) trace->dump(2 * cycle + 2);
+    if (trace) {
+      top->eval();
+      trace->dump(2 * cycle + 2);
+    } else {
+      // Nothing in the SoC acts on the falling edge, so instead of evaluating
+      // the model again (its input logic would run a second time) its edge
+      // detector -- Verilator 5's trigger state -- is told the clock is low.
+      top->rootp->__Vtrigrprev__TOP__clk_i = 0;
+    }
     if (profile) profile->charge(top->rootp->soc_top__DOT__u_core__DOT__ex_pc_q);
     cycle++;
 
@@ -286,6 +377,10 @@ int main(int argc, char **argv) {
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = cpu_seconds() - cpu_start;
   if (trace) trace->close();
+#ifdef SIM_EXTERNAL_ARRAY
+  if (array_trace) array_trace->close();
+  array.final();
+#endif
   if (profile && !profile->write(opt.profile)) fail("cannot write profile '" + opt.profile + "'");
   uint64_t instret = top->rootp->soc_top__DOT__u_core__DOT__u_csr__DOT__minstret_q;
   top->final();

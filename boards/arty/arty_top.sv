@@ -74,7 +74,10 @@ module arty_top #(
     .gpio_i        (8'h0),
     .gpio_o        (gpio_out),
     .exit_valid_o  (exit_valid),
-    .exit_code_o   (exit_code)
+    .exit_code_o   (exit_code),
+    .array_req_o   (),             // the array is inside (ExternalArray = 0)
+    .array_rsp_i   ('0),
+    .array_irq_i   (1'b0)
   );
   assign led = gpio_out[3:0];
 

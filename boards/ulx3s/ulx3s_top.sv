@@ -63,7 +63,10 @@ module ulx3s_top #(
     .gpio_i        ({7'b0, btn_fire1}),
     .gpio_o        (led),
     .exit_valid_o  (exit_valid),
-    .exit_code_o   (exit_code)
+    .exit_code_o   (exit_code),
+    .array_req_o   (),             // the array is inside (ExternalArray = 0)
+    .array_rsp_i   ('0),
+    .array_irq_i   (1'b0)
   );
 
 endmodule : ulx3s_top

@@ -26,7 +26,8 @@
 // rd as a third source, forwarded and interlocked like rs1 and rs2.
 module cpu_core
 #(
-  parameter logic [31:0] HartId = 32'd0
+  parameter logic [31:0] HartId      = 32'd0,
+  parameter bit          DotProducts = 1'b1   // 0: custom-0 is illegal (the extension's cost, make synth)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -209,7 +210,7 @@ module cpu_core
                             (id_taken != id_guess_q ||
                              (id_taken && id_guess_target_q != id_target[31:2]));
 
-  cpu_decoder u_decoder (
+  cpu_decoder #(.DotProducts(DotProducts)) u_decoder (
     .instr_i    (id_instr_q),
     .dec_o      (id_dec),
     .rs1_used_o (id_rs1_used),
@@ -369,13 +370,17 @@ module cpu_core
   assign mul_full    = mul_a * mul_b;
   assign mul_product = mul_full;
 
-  cpu_dot u_dot (
-    .op_i     (ex_dec_q.funct3),
-    .a_i      (ex_rs1),
-    .b_i      (ex_rs2),
-    .acc_i    (ex_rs3),
-    .result_o (ex_dot_result)
-  );
+  if (DotProducts) begin : g_dot
+    cpu_dot u_dot (
+      .op_i     (ex_dec_q.funct3),
+      .a_i      (ex_rs1),
+      .b_i      (ex_rs2),
+      .acc_i    (ex_rs3),
+      .result_o (ex_dot_result)
+    );
+  end else begin : g_no_dot
+    assign ex_dot_result = '0;  // never selected: the decoder refuses custom-0
+  end
 
   assign div_start = ex_go && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
   cpu_divider u_divider (
@@ -407,7 +412,7 @@ module cpu_core
     endcase
   end
 
-  cpu_csr #(.HartId(HartId)) u_csr (
+  cpu_csr #(.HartId(HartId), .DotProducts(DotProducts)) u_csr (
     .clk_i,
     .rst_ni,
     .access_i       (ex_go && ex_dec_q.csr_op != cpu_pkg::CSR_NONE && !ex_withdrawn),

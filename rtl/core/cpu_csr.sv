@@ -3,7 +3,8 @@
 // are reported as illegal; the core then traps instead of committing.
 module cpu_csr #(
   parameter logic [31:0] HartId = 32'd0,
-  parameter logic [31:0] ImpId  = 32'd1
+  parameter logic [31:0] ImpId  = 32'd1,
+  parameter bit          DotProducts = 1'b1  // ucxcfg.DOT reads 0 and ignores writes without them
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -133,7 +134,7 @@ module cpu_csr #(
       mtvec_base_q     <= '0;
       mtvec_vectored_q <= 1'b0;
       mscratch_q       <= '0;
-      dot_enable_q     <= 1'b1;
+      dot_enable_q     <= DotProducts;
       mepc_q           <= '0;
       mcause_irq_q     <= 1'b0;
       mcause_code_q    <= '0;
@@ -189,7 +190,7 @@ module cpu_csr #(
             mtvec_base_q     <= new_value[0] ? {new_value[31:6], 4'b0} : new_value[31:2];
           end
           cpu_pkg::CSR_MSCRATCH:  mscratch_q        <= new_value;
-          cpu_pkg::CSR_UCXCFG:    dot_enable_q      <= new_value[0];
+          cpu_pkg::CSR_UCXCFG:    dot_enable_q      <= DotProducts && new_value[0];
           cpu_pkg::CSR_MEPC:      mepc_q            <= new_value[31:2];
           cpu_pkg::CSR_MCAUSE: begin
             mcause_irq_q  <= new_value[31];

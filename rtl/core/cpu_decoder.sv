@@ -1,8 +1,9 @@
 // RV32IM + Zicsr instruction decoder, with the packed dot products in
 // custom-0 (cpu_dot). Anything not in those extensions (or a malformed
 // encoding of them) is flagged illegal.
-module cpu_decoder
-(
+module cpu_decoder #(
+  parameter bit DotProducts = 1'b1
+) (
   input  logic [31:0] instr_i,
   output cpu_pkg::decoded_t    dec_o,
   // Which register fields are real sources (the load-use interlock must not
@@ -135,7 +136,7 @@ module cpu_decoder
         dec_o.dot        = 1'b1;
         dec_o.result_sel = cpu_pkg::RES_DOT;
         dec_o.rf_we      = 1'b1;
-        dec_o.illegal    = (funct7 != 7'b0000000) ||
+        dec_o.illegal    = !DotProducts || (funct7 != 7'b0000000) ||
                            !(funct3 == cpu_pkg::DOT_4 || funct3 == cpu_pkg::DOT_LO || funct3 == cpu_pkg::DOT_HI);
       end
       cpu_pkg::OPC_MISC_MEM: begin
@@ -192,6 +193,6 @@ module cpu_decoder
       default: ;
     endcase
   end
-  assign rs3_used_o = (opcode == cpu_pkg::OPC_CUSTOM0);
+  assign rs3_used_o = DotProducts && (opcode == cpu_pkg::OPC_CUSTOM0);
 
 endmodule : cpu_decoder

@@ -1,7 +1,9 @@
 // The SoC: core, bus decoder, boot ROM, RAM, peripherals and the UniCAIM
 // array block (UcmBanks = 0 leaves it out).
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
-// the ports directly.
+// the ports directly. With ExternalArray the array block is outside, on the
+// array_* ports: the simulator evaluates it as a model of its own, only in
+// the cycles it can change (docs/soc.md); boards leave those ports open.
 module soc_top
 #(
   parameter int unsigned ClkHz    = 50_000_000,
@@ -20,7 +22,8 @@ module soc_top
   parameter int unsigned UcmQBits    = 8,
   parameter int unsigned UcmAdcBits  = 10,
   parameter int unsigned UcmAdcCount = 64,
-  parameter int unsigned UcmLanes    = 4
+  parameter int unsigned UcmLanes    = 4,
+  parameter bit          ExternalArray = 1'b0
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -32,7 +35,13 @@ module soc_top
   input  logic [GpioWidth-1:0] gpio_i,
   output logic [GpioWidth-1:0] gpio_o,
   output logic                 exit_valid_o,
-  output logic [31:0]          exit_code_o
+  output logic [31:0]          exit_code_o,
+  // The array block's bus port and interrupt, used with ExternalArray.
+  output soc_bus_pkg::bus_req_t array_req_o,
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with ExternalArray
+  input  soc_bus_pkg::bus_rsp_t array_rsp_i,
+  input  logic                  array_irq_i
+  /* verilator lint_on UNUSEDSIGNAL */
 );
 
   // Peripheral windows in address order (see regmap.toml).
@@ -202,7 +211,8 @@ module soc_top
     .exit_code_o
   );
 
-  if (UcmBanks != 0) begin : g_array
+  assign array_req_o = array_req;
+  if (UcmBanks != 0 && !ExternalArray) begin : g_array
     ucm_block #(
       .Banks    (UcmBanks),
       .Slots    (UcmSlots),
@@ -219,6 +229,9 @@ module soc_top
       .rsp_o (array_rsp),
       .irq_o (ucm_irq)
     );
+  end else if (UcmBanks != 0) begin : g_external_array
+    assign array_rsp = array_rsp_i;
+    assign ucm_irq   = array_irq_i;
   end else begin : g_no_array
     assign array_rsp = '0;  // the bus decoder answers the region with errors
     assign ucm_irq   = 1'b0;

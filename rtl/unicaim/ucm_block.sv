@@ -105,7 +105,7 @@ module ucm_block #(
   logic [31:0]          list_rd [Lanes], score_rd [Lanes];
 
   // Engine state.
-  ucm_pkg::state_e  state_q;
+  ucm_pkg::state_e  state_q /* verilator public_flat_rd */;  // the simulator skips idle cycles on it
   logic [3:0]       op_q;
   logic [2:0]       flags_q;
   logic [BankW-1:0] bank_q;   // checked in range when the command starts
