@@ -101,8 +101,7 @@ $(BENCH_DIR)/lm.txt $(BENCH_DIR)/lm_curve.csv &: $(LLM_BUILD)/llm_eval $(LLM_IMA
 	awk '$$2 ~ /^lm_decode_cycles_mean_/ { \
 	  printf "BENCH lm_tok_per_s_mean_at_%dmhz %.2f tok_per_s\n", $(strip $(ULX3S_MHZ)), $(strip $(ULX3S_MHZ)) * 1e6 / $$3; \
 	  printf "BENCH lm_tok_per_s_mean_at_50mhz %.2f tok_per_s\n", 50e6 / $$3 }' \
-	  $(BENCH_DIR)/lm.txt.tmp >> $(BENCH_DIR)/lm.txt.tmp2
-	cat $(BENCH_DIR)/lm.txt.tmp2 >> $(BENCH_DIR)/lm.txt.tmp && rm $(BENCH_DIR)/lm.txt.tmp2
+	  $(BENCH_DIR)/lm_story.log >> $(BENCH_DIR)/lm.txt.tmp
 	(echo "pos,cycles,matmul,attention,other"; \
 	 awk '$$1 == "CURVE" { print $$3 "," $$5 "," $$7 "," $$9 "," $$11 }' $(BENCH_DIR)/lm_story.log) \
 	  > $(BENCH_DIR)/lm_curve.csv

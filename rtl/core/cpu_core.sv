@@ -78,7 +78,7 @@ module cpu_core
   logic [31:0] pc_seq, pc_ex;
   logic [31:0] id_target, id_target_jal, id_target_branch;
   cpu_pkg::decoded_t    id_dec;
-  logic        id_rs1_used, id_rs2_used, id_rs3_used;
+  logic        id_rs1_used, id_rs2_used;
   logic [31:0] id_rs1_value, id_rs2_value, id_rs3_value;  // rs3: rd, for dot products
 
   // ---------------------------------------------------------------- EX
@@ -214,8 +214,7 @@ module cpu_core
     .instr_i    (id_instr_q),
     .dec_o      (id_dec),
     .rs1_used_o (id_rs1_used),
-    .rs2_used_o (id_rs2_used),
-    .rs3_used_o (id_rs3_used)
+    .rs2_used_o (id_rs2_used)
   );
 
   cpu_regfile u_regfile (
@@ -288,7 +287,7 @@ module cpu_core
         ex_fwd_rs3_q   <= ex_forward(id_dec.rd);
         ex_load_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1, 1'b1);
         ex_load_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2, 1'b1);
-        ex_load_rs3_q  <= id_rs3_used && ex_writes_reg(id_dec.rd, 1'b1);
+        ex_load_rs3_q  <= id_dec.dot && ex_writes_reg(id_dec.rd, 1'b1);
         ex_counter_q   <= id_counter_q;
         ex_ifault_q    <= id_err_q;
         ex_pc_q        <= id_pc_q;

@@ -9,8 +9,7 @@ module cpu_decoder #(
   // Which register fields are real sources (the load-use interlock must not
   // stall on immediate bits that happen to match).
   output logic                 rs1_used_o,
-  output logic                 rs2_used_o,
-  output logic                 rs3_used_o   // rd is read too (the dot products' accumulator)
+  output logic                 rs2_used_o
 );
 
   logic [6:0] opcode;
@@ -133,7 +132,7 @@ module cpu_decoder #(
         end
       end
       cpu_pkg::OPC_CUSTOM0: begin
-        dec_o.dot        = 1'b1;
+        dec_o.dot        = DotProducts;
         dec_o.result_sel = cpu_pkg::RES_DOT;
         dec_o.rf_we      = 1'b1;
         dec_o.illegal    = !DotProducts || (funct7 != 7'b0000000) ||
@@ -193,6 +192,5 @@ module cpu_decoder #(
       default: ;
     endcase
   end
-  assign rs3_used_o = DotProducts && (opcode == cpu_pkg::OPC_CUSTOM0);
 
 endmodule : cpu_decoder

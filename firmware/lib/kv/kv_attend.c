@@ -55,8 +55,8 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
                                                               int32_t *score, int32_t *prob, uint16_t *kept,
                                                               int scaled, int32_t max) {
   const size_t nkv = (size_t)kv->n_kv_heads;
-  const int32_t *kscale = kv_key_scales(kv, layer, kvh);
-  const int32_t *vscale = kv->value_scale + kv_row_of(kv, layer, 0) * nkv + (size_t)kvh;
+  const int32_t *kscale = kv_scales_of(kv, kv->key_scale, layer, kvh);
+  const int32_t *vscale = kv_scales_of(kv, kv->value_scale, layer, kvh);
   if (!scaled) {
     max = INT32_MIN;
     for (int i = 0; i < n; i++) {
@@ -134,7 +134,7 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
   const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
   int32_t *att[2] = {kv->att, kv->att + kv->seq_len}, max[2];
   if (count == 2)
-    attn_scores2(att[0], att[1], max, q[0], q[1], kv->keys + base, stride, kv_key_scales(kv, layer, kvh),
+    attn_scores2(att[0], att[1], max, q[0], q[1], kv->keys + base, stride, kv_scales_of(kv, kv->key_scale, layer, kvh),
                  (size_t)kv->n_kv_heads, n, hs);
   else
     attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);

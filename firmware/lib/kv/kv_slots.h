@@ -36,9 +36,9 @@ static inline size_t kv_stride(const kv_cache_t *kv) {
 static inline size_t kv_base_of(const kv_cache_t *kv, int layer, int kvh) {
   return kv_row_of(kv, layer, 0) * kv_stride(kv) + (size_t)(kvh * kv->head_size);
 }
-/* (layer, kvh)'s key scales: slot s's is n_kv_heads * s further. */
-static inline const int32_t *kv_key_scales(const kv_cache_t *kv, int layer, int kvh) {
-  return kv->key_scale + kv_row_of(kv, layer, 0) * (size_t)kv->n_kv_heads + (size_t)kvh;
+/* (layer, kvh)'s key or value scales: slot s's is n_kv_heads * s further. */
+static inline const int32_t *kv_scales_of(const kv_cache_t *kv, const int32_t *scales, int layer, int kvh) {
+  return scales + kv_row_of(kv, layer, 0) * (size_t)kv->n_kv_heads + (size_t)kvh;
 }
 
 /* Pages per (layer, kv head) at the smallest page size, and where page G of

@@ -95,6 +95,7 @@ static inline void store_q(void *q, int bytes, int i, int32_t v) {
    that BYTES folds away and the division by TOP is one by a constant. */
 static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes, const int32_t *x, int n,
                                                               int32_t top, int shift) {
+  for (int i = n; i & 3; i++) store_q(q, bytes, i, 0); /* the columns matmul pads */
   int32_t maxabs = max_abs(x, n);
   int64_t inv = maxabs ? (int64_t)fx_recip32((uint32_t)maxabs) * top : 0;
   if (inv <= INT32_MAX) /* two loops: the test stays out of the per-element work */
@@ -110,15 +111,9 @@ static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes
    four weights a packed dot product; int16 for the feed-forward's gated
    product (w2's input, with outliers) and the classifier's, where int8
    costs the agreement with fp32 most (docs/llm.md). */
-static int32_t quantize8(int8_t *q, const int32_t *x, int n, int shift) {
-  for (int i = n; i & 3; i++) q[i] = 0; /* the columns matmul pads */
-  return quantize(q, 1, x, n, 127, shift);
-}
+static int32_t quantize8(int8_t *q, const int32_t *x, int n, int shift) { return quantize(q, 1, x, n, 127, shift); }
 static int32_t quantize_input8(int8_t *q, const int32_t *x, int n) { return quantize8(q, x, n, 14); }
-static int32_t quantize_input16(int16_t *q, const int32_t *x, int n) {
-  for (int i = n; i & 3; i++) q[i] = 0;
-  return quantize(q, 2, x, n, 32767, 14);
-}
+static int32_t quantize_input16(int16_t *q, const int32_t *x, int n) { return quantize(q, 2, x, n, 32767, 14); }
 
 /* (acc * combined) >> 24 as the 64-bit formula gives it, from one 32 x 32
    product when COMBINED fits 32 bits (unless a row's weights or the input
