@@ -47,6 +47,17 @@ $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_model.csv &: $(SIM_BIN_PAPER) $(FW_BUILD)/
 	$(UCM_REPORT) $(BENCH_DIR)/ucm_model.csv >> $(BENCH_DIR)/ucm.txt.tmp
 	mv $(BENCH_DIR)/ucm.txt.tmp $(BENCH_DIR)/ucm.txt
 
+# The array's attention speedup at each k in one table: the paper's
+# geometry (ucm.txt) beside stories260K's attention phase at its last
+# position, dense and through the array (the llm console, ~6 minutes).
+$(BENCH_DIR)/attn_speedup.txt $(BENCH_DIR)/attn_speedup.md &: $(BENCH_DIR)/ucm.txt $(SIM_BIN) $(FW_BUILD)/llm.elf \
+                                                            tests/fw/llm_kv_speed.txt tools/bench/attn_speedup.py
+	$(PYTHON) tools/uartctl.py sim --elf $(FW_BUILD)/llm.elf --script tests/fw/llm_kv_speed.txt \
+	  --timeout 1200 > $(BENCH_DIR)/llm_kv_speed.raw
+	tr -d '\r' < $(BENCH_DIR)/llm_kv_speed.raw > $(BENCH_DIR)/llm_kv_speed.log
+	$(PYTHON) tools/bench/attn_speedup.py $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/llm_kv_speed.log \
+	  $(BENCH_DIR)/attn_speedup.txt $(BENCH_DIR)/attn_speedup.md
+
 UCM_SYNTH_board := chparam $(UCM_BOARD_BLOCK_CH) ucm_block; $(ECP5_SYNTH) -top ucm_block
 # The paper's array: synthesis skips the SAT-based resource sharing, which
 # had not finished after an hour (22 minutes and ~12 GB without it).
@@ -63,7 +74,7 @@ $(BENCH_DIR)/ucm_synth.txt: $(SYNTH_DIR)/ucm_board_ecp5.json
 	$(PYTHON) tools/synth/yosys_stat.py $< --prefix ucm_board --arch ecp5 > $@
 
 .PHONY: bench-ucm
-bench-ucm: $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_synth.txt
+bench-ucm: $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/attn_speedup.txt $(BENCH_DIR)/ucm_synth.txt
 	@cat $^
 bench: bench-ucm
 

@@ -39,6 +39,14 @@ def collect(build, run):
         ok = rc == 0 and len(kernels) == 5 and all(k[1] == "ok" for k in kernels)
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("attn-kernels")
+    def _():
+        # The attention kernels with the core's packed dot products against
+        # plain loops (both value-weight paths, gathered rows, key scales).
+        rc, out, err = sim_run(os.path.join(fw, "test_attn_kernels.elf"), extra=["--max-cycles", "50000000"])
+        ok = rc == 0 and "failures" in out and " 0 failures" in out and "attn_kernels PASS" in out
+        return ok, f"rc={rc}\n{out}{err}"
+
     @add("ucm-driver")
     def _():
         # The same driver calls through the array block and the golden model

@@ -40,8 +40,15 @@ def collect(build, run):
         rc, out, err = run([evaluate, model, image, "agree", "4", "128"], 300)
         m = re.search(r"lm_int8_top1_vs_fp32 ([0-9.]+)", out)
         r = re.search(r"lm_ppl_ratio_int8_vs_fp32 ([0-9.]+)", out)
-        ok = rc == 0 and m and float(m.group(1)) >= 95.0 and r and float(r.group(1)) < 1.03
-        return ok, out + err
+        lo = re.search(r"lm_int8_top1_vs_fp32_ci95_low ([0-9.]+)", out)
+        hi = re.search(r"lm_int8_top1_vs_fp32_ci95_high ([0-9.]+)", out)
+        ok = (rc == 0 and m and float(m.group(1)) >= 95.0 and r and float(r.group(1)) < 1.03 and lo and hi and
+              float(lo.group(1)) <= float(m.group(1)) <= float(hi.group(1)) and
+              float(lo.group(1)) < float(hi.group(1)))
+        # A bad sequence count is refused.
+        rc2, out2, err2 = run([evaluate, model, image, "agree", "0", "128"], 60)
+        ok = ok and rc2 == 2 and "SEQS >= 1" in err2
+        return ok, out + err + err2
 
     @add("fp32-rounded-qkv")
     def _():

@@ -1,13 +1,17 @@
 /* llm_eval: the integer inference against the fp32 reference.
    usage: llm_eval MODEL.bin MODEL.ucm greedy N      -- fp32 greedy text (N tokens)
-          llm_eval MODEL.bin MODEL.ucm agree SEQS LEN -- teacher-forced agreement
+          llm_eval MODEL.bin MODEL.ucm agree SEQS LEN [FIRST]
+                                                      -- teacher-forced agreement
           llm_eval MODEL.bin MODEL.ucm tasks FILE     -- retrieval exact-match
           llm_eval MODEL.bin MODEL.ucm rounded SEQS LEN QBITS KBITS VBITS
                                                       -- fp32 vs fp32 with rounded q/k/v
    "agree" samples SEQS sequences of LEN tokens from the fp32 model (seeds
-   1..SEQS, temperature 1), feeds each to both models and reports how often the
-   integer model's top-1 matches fp32's, and the perplexity ratio, as BENCH
-   lines.  "tasks" reads tools/retrieval/tasks.py's held-out file and reports
+   FIRST.. FIRST+SEQS-1, FIRST 1 if not given; temperature 1), feeds each to
+   both models and reports how often the integer model's top-1 matches
+   fp32's with a 95% interval (bootstrap over sequences: a sequence's tokens
+   are not independent), and the perplexity ratio, as BENCH lines. Seeds
+   1..16 are the development set the integer path was tuned on, 17.. the
+   test set `make bench` reports.  "tasks" reads tools/retrieval/tasks.py's held-out file and reports
    exact-match accuracy of both models per task kind and needle depth. */
 #include <math.h>
 #include <stdio.h>
@@ -75,31 +79,71 @@ static int start_sequence(int sidx) {
   return LLM_TOKEN_BOS;
 }
 
-static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int len) {
+/* The 2.5% and 97.5% points of the agreement (percent) over RESAMPLES
+   resamplings of the N sequences with replacement (per-sequence counts). */
+static void bootstrap_interval(const long *agree, const long *total, int n, double *low, double *high) {
+  enum { RESAMPLES = 2000 };
+  static double pct[RESAMPLES];
+  rng_state = 0x5EEDu;
+  for (int r = 0; r < RESAMPLES; r++) {
+    long a = 0, t = 0;
+    for (int i = 0; i < n; i++) {
+      int pick = (int)(uniform() * n);
+      a += agree[pick];
+      t += total[pick];
+    }
+    pct[r] = 100.0 * (double)a / (double)t;
+  }
+  for (int i = 1; i < RESAMPLES; i++) /* insertion sort: 2000 values */
+    for (int j = i; j > 0 && pct[j - 1] > pct[j]; j--) {
+      double x = pct[j];
+      pct[j] = pct[j - 1];
+      pct[j - 1] = x;
+    }
+  *low = pct[RESAMPLES / 40];
+  *high = pct[RESAMPLES - 1 - RESAMPLES / 40];
+}
+
+static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int len, int first) {
   if (len > model->seq_len) len = model->seq_len;
+  if (seqs < 1 || len < 1 || first < 1) {
+    fprintf(stderr, "llm_eval: agree needs SEQS >= 1, LEN >= 1, FIRST >= 1\n");
+    return 2;
+  }
   llm_state_t state;
   llm_state_init(&state, model, malloc(llm_state_bytes(model)));
   double *lp = malloc(sizeof(double) * (size_t)model->vocab_size);
+  long *seq_agree = calloc((size_t)seqs, sizeof(long)), *seq_total = calloc((size_t)seqs, sizeof(long));
   long agree = 0, total = 0;
   double nll_ref = 0, nll_int = 0;
-  for (int sidx = 1; sidx <= seqs; sidx++) {
-    int token = start_sequence(sidx);
+  for (int i = 0; i < seqs; i++) {
+    int token = start_sequence(first + i);
     for (int pos = 0; pos < len; pos++) {
       const float *lf = ref_forward(ref, token, pos);
       const int32_t *li = llm_forward(&state, token, pos);
       const int next = sample_f(lf, ref->vocab_size);
-      agree += argmax_f(lf, ref->vocab_size) == logits_argmax(li, model->vocab_size);
-      total++;
+      seq_agree[i] += argmax_f(lf, ref->vocab_size) == logits_argmax(li, model->vocab_size);
+      seq_total[i]++;
       nll_ref -= logprob_f(lf, ref->vocab_size, next);
       logits_log_softmax(li, model->vocab_size, lp);
       nll_int -= lp[next];
       token = next;
     }
+    agree += seq_agree[i];
+    total += seq_total[i];
   }
-  printf("BENCH lm_int8_top1_vs_fp32 %.2f pct\n", 100.0 * (double)agree / (double)total);
+  double low, high;
+  bootstrap_interval(seq_agree, seq_total, seqs, &low, &high);
+  printf("BENCH lm_int8_top1_vs_fp32 %.2f pct (seeds %d-%d)\n", 100.0 * (double)agree / (double)total, first,
+         first + seqs - 1);
+  printf("BENCH lm_int8_top1_vs_fp32_ci95_low %.2f pct\n", low);
+  printf("BENCH lm_int8_top1_vs_fp32_ci95_high %.2f pct\n", high);
   printf("BENCH lm_ppl_fp32 %.4f ppl\n", exp(nll_ref / (double)total));
   printf("BENCH lm_ppl_int8 %.4f ppl\n", exp(nll_int / (double)total));
   printf("BENCH lm_ppl_ratio_int8_vs_fp32 %.4f ratio\n", exp((nll_int - nll_ref) / (double)total));
+  free(seq_agree);
+  free(seq_total);
+  free(lp);
   return 0;
 }
 
@@ -218,7 +262,7 @@ static int retrieval_tasks(ref_model_t *ref, const llm_model_t *model, const cha
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: llm_eval MODEL.bin MODEL.ucm greedy N | agree SEQS LEN | tasks FILE |\n"
+    fprintf(stderr, "usage: llm_eval MODEL.bin MODEL.ucm greedy N | agree SEQS LEN [FIRST] | tasks FILE |\n"
                     "       rounded SEQS LEN QBITS KBITS VBITS\n");
     return 2;
   }
@@ -238,7 +282,7 @@ int main(int argc, char **argv) {
   }
   int status;
   if (!strcmp(argv[3], "greedy")) status = greedy_text(&ref, &model, atoi(argv[4]));
-  else if (!strcmp(argv[3], "agree")) status = agreement(&ref, &model, atoi(argv[4]), argc > 5 ? atoi(argv[5]) : model.seq_len);
+  else if (!strcmp(argv[3], "agree")) status = agreement(&ref, &model, atoi(argv[4]), argc > 5 ? atoi(argv[5]) : model.seq_len, argc > 6 ? atoi(argv[6]) : 1);
   else if (!strcmp(argv[3], "tasks")) status = retrieval_tasks(&ref, &model, argv[4]);
   else if (!strcmp(argv[3], "rounded") && argc == 9)
     status = agreement_rounded(&ref, argv[1], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]), atoi(argv[8]));

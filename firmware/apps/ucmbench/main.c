@@ -26,7 +26,8 @@
 #define TOP_K 32 /* the headline selection: 6.25% of 512 */
 
 static int16_t keys[ATTN_KEYS * MAX_DIM]; /* int8 values, held as the firmware's cache holds keys */
-static int8_t values[ATTN_KEYS * MAX_DIM], key_row[MAX_DIM];
+static _Alignas(4) int8_t values[ATTN_KEYS * MAX_DIM]; /* attn_values reads rows a word at a time */
+static int8_t key_row[MAX_DIM];
 static _Alignas(4) int8_t query[MAX_DIM]; /* attn_dots reads it a word at a time */
 static int32_t scores[ATTN_KEYS], out[MAX_DIM];
 static uint16_t selected[ATTN_KEYS];

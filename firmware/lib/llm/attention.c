@@ -17,40 +17,62 @@ void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t strid
   }
 }
 
-/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart,
-   rows 0, 1, ... or, given ROWS, rows[0], rows[1], ...: eight accumulators
-   stay in registers while the rows stream past. Inlined into both callers,
-   so the one without ROWS compiles without the test. */
+/* Two value rows' bytes interleaved for the packed dot products: LO gets
+   components 0 and 2 of the four in A (row 0) and B (row 1) as
+   {a0, b0, a2, b2}, HI components 1 and 3 as {a1, b1, a3, b3}; dotlo /
+   dothi against both rows' weights (int16 halves) then add components 0 / 2
+   (1 / 3) of both rows. */
+#define LLM_EVEN_BYTES 0x00FF00FFu
+static inline uint32_t llm_pair_lo(uint32_t a, uint32_t b) {
+  return (a & LLM_EVEN_BYTES) | (b & LLM_EVEN_BYTES) << 8;
+}
+static inline uint32_t llm_pair_hi(uint32_t a, uint32_t b) {
+  return (a >> 8 & LLM_EVEN_BYTES) | (b & ~LLM_EVEN_BYTES);
+}
+
+/* acc[i] += wt * v[i] for eight components: one row of the plain path. */
+static inline __attribute__((always_inline)) void values_add(int32_t *acc, int32_t wt, const int8_t *v) {
+  for (int i = 0; i < 8; i++) acc[i] += wt * v[i];
+}
+
+/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart
+   (4-byte aligned), rows 0, 1, ... or, given ROWS, rows[0], rows[1], ...:
+   eight accumulators stay in registers while the rows stream past, two rows
+   at a time through the packed dot products when both weights fit int16
+   (probabilities times value scales do, unless values reach +-64), else one
+   at a time. Inlined into both callers with GATHER (ROWS given) constant. */
 static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const int8_t *values,
-                                                             size_t stride, const uint16_t *rows, int count, int hs) {
+                                                             size_t stride, const uint16_t *rows, int gather,
+                                                             int count, int hs) {
   for (int c = 0; c < hs; c += 8) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-    const int8_t *next = values + c;
-    for (int t = 0; t < count; t++, next += stride) {
-      const int8_t *v = rows ? values + rows[t] * stride + c : next;
-      const int32_t wt = w[t];
-      a0 += wt * v[0];
-      a1 += wt * v[1];
-      a2 += wt * v[2];
-      a3 += wt * v[3];
-      a4 += wt * v[4];
-      a5 += wt * v[5];
-      a6 += wt * v[6];
-      a7 += wt * v[7];
+    int32_t acc[8] = {0};
+    int t = 0;
+    for (; t + 1 < count; t += 2) {
+      const int32_t w0 = w[t], w1 = w[t + 1];
+      const int8_t *v = values + (gather ? rows[t] : (size_t)t) * stride + c;
+      const int8_t *u = values + (gather ? rows[t + 1] : (size_t)t + 1) * stride + c;
+      if (((uint32_t)(w0 + 0x8000) | (uint32_t)(w1 + 0x8000)) >= 0x10000) {
+        values_add(acc, w0, v);
+        values_add(acc, w1, u);
+        continue;
+      }
+      const uint32_t wp = ((uint32_t)w0 & 0xFFFF) | (uint32_t)w1 << 16;
+      for (int h = 0; h < 8; h += 4) {
+        const uint32_t vw = llm_word(v + h), uw = llm_word(u + h);
+        const uint32_t lo = llm_pair_lo(vw, uw), hi = llm_pair_hi(vw, uw);
+        acc[h] = llm_dotlo(acc[h], lo, wp);
+        acc[h + 2] = llm_dothi(acc[h + 2], lo, wp);
+        acc[h + 1] = llm_dotlo(acc[h + 1], hi, wp);
+        acc[h + 3] = llm_dothi(acc[h + 3], hi, wp);
+      }
     }
-    out[c] = a0;
-    out[c + 1] = a1;
-    out[c + 2] = a2;
-    out[c + 3] = a3;
-    out[c + 4] = a4;
-    out[c + 5] = a5;
-    out[c + 6] = a6;
-    out[c + 7] = a7;
+    if (t < count) values_add(acc, w[t], values + (gather ? rows[t] : (size_t)t) * stride + c);
+    for (int i = 0; i < 8; i++) out[c + i] = acc[i];
   }
 }
 
 void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs) {
-  values_sum(out, w, values, stride, 0, count, hs);
+  values_sum(out, w, values, stride, 0, 0, count, hs);
 }
 
 /* Two query heads that share these keys (grouped-query attention): each key
@@ -108,7 +130,7 @@ void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                       const uint16_t *rows, int count, int hs) {
-  values_sum(out, w, values, stride, rows, count, hs);
+  values_sum(out, w, values, stride, rows, 1, count, hs);
 }
 
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,

@@ -1,8 +1,9 @@
 /* Attention kernels shared by the transformer, the KV-cache backends and the
    block benchmark: int8 queries, int16 keys (12-bit in the cache), int8
    values, rows STRIDE elements apart, head size HS a multiple of 8. The dot
-   kernels read queries and keys a word at a time (llm_dot.h): queries
-   4-byte aligned, key rows at even elements of a 4-byte aligned array. */
+   kernels read queries, keys and values a word at a time (llm_dot.h):
+   queries and value rows 4-byte aligned, key rows at even elements of a
+   4-byte aligned array. */
 #ifndef LLM_ATTENTION_H
 #define LLM_ATTENTION_H
 
