@@ -7,5 +7,7 @@ RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
 VLT_WAIVERS := rtl/lint_waivers.vlt
 
+# Both configurations: without external memory and with the ULX3S's SDRAM.
 lint: deps $(GEN)/soc_regs_pkg.sv
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432

@@ -4,6 +4,8 @@ SIM_CLK_HZ   := 50000000
 SIM_BAUD     := 3125000
 SIM_RAM      := 4194304
 SIM_ROM      := 16384
+# The ULX3S's SDRAM, behind its controller and the chip model (sim/sdram_model.h).
+SIM_SDRAM    := 33554432
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
 # Verilator's makefile compiles the model with OPT_FAST (-Os by default,
@@ -25,10 +27,11 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | 
 	  -Mdir $(dir $(1))ucm_obj $$(RTL_PKGS) $$(UCM_RTL) $(call to_log,$(dir $(1))verilate_ucm.log))
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
-	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 $(3) \
+	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
+	  -GSdramBytes=$(SIM_SDRAM) $(3) \
 	  $(if $(4),-GExternalArray=1) \
 	  -CFLAGS "-std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
-	    -DSIM_ROM_BYTES=$(SIM_ROM) -I$(abspath $(GEN)) \
+	    -DSIM_ROM_BYTES=$(SIM_ROM) -DSIM_SDRAM_BYTES=$(SIM_SDRAM) -I$(abspath $(GEN)) \
 	    $(if $(4),-DSIM_EXTERNAL_ARRAY -I$(abspath $(dir $(1))ucm_obj))" -MAKEFLAGS "$(SIM_OPT)" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
 	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) \

@@ -36,7 +36,15 @@ $(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) tests/rtl/*.svh
 	$(Q)cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
 endef
 $(foreach tb,$(UNIT_TBS),$(eval $(call UNIT_TB_RULE,$(tb))))
-unit-tests: $(UNIT_BINS)
+# The simulator's own models, tested on the host (tests/sim/NAME_test.cpp
+# against sim/NAME.cpp).
+SIM_TEST_BUILD := $(BUILD)/tests/sim
+SIM_TESTS      := $(patsubst tests/sim/%.cpp,$(SIM_TEST_BUILD)/%,$(wildcard tests/sim/*_test.cpp))
+$(SIM_TEST_BUILD)/%_test: tests/sim/%_test.cpp sim/%.cpp sim/%.h | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCXX,$@)g++ -std=c++17 -O1 -g -Wall -Wextra -Werror -Isim $(filter %.cpp,$^) -o $@
+
+unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 
 TEST_DEPS := sim $(SIM_BIN_BOARD) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
              $(BUILD)/boards/arty-35t/stat.json

@@ -9,6 +9,9 @@
 // at the end of stdin it then ends the run, with status 0.
 // Built with SIM_EXTERNAL_ARRAY, the UniCAIM block is a Verilated model of
 // its own (ArrayModel) that is evaluated only in the cycles it can change.
+// With SIM_SDRAM_BYTES the SoC's SDRAM pins drive a chip model (SdramModel)
+// that checks the controller's timing: a broken rule ends the run with
+// status 3 and the rule's name.
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -30,6 +33,7 @@
 #include "Vsoc_top___024root.h"
 #include "elf_image.h"
 #include "pc_profile.h"
+#include "sdram_model.h"
 #include "uart_model.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -55,7 +59,7 @@ namespace {
 
 constexpr uint32_t kRomBase = ROM_BASE, kRomBytes = SIM_ROM_BYTES;
 constexpr uint32_t kRamBase = RAM_BASE, kRamBytes = SIM_RAM_BYTES;
-constexpr int kExitUsage = 2, kExitTimeout = 124;
+constexpr int kExitUsage = 2, kExitSdram = 3, kExitTimeout = 124;
 constexpr unsigned kQuietCycles = 16;
 
 // This process's CPU time (the simulator is single-threaded).
@@ -287,6 +291,15 @@ int main(int argc, char **argv) {
     profile = std::make_unique<PcProfile>(kRomBase, kRomBytes, kRamBase, kRamBytes);
   }
 
+#if SIM_SDRAM_BYTES
+  SdramModel sdram(SIM_SDRAM_BYTES, SIM_CLK_HZ);
+  auto sdram_pins = [&top] {
+    return SdramPins{bool(top->sdram_cke_o), bool(top->sdram_cs_no), bool(top->sdram_ras_no),
+                     bool(top->sdram_cas_no), bool(top->sdram_we_no), top->sdram_ba_o, top->sdram_a_o,
+                     top->sdram_dqm_o, top->sdram_dq_o, bool(top->sdram_dq_oe_o)};
+  };
+#endif
+
   HostPort host;
   if (opt.pty) host.open_pty();
   UartModel uart(SIM_CLK_HZ / SIM_BAUD);
@@ -295,6 +308,7 @@ int main(int argc, char **argv) {
   top->tohost_addr_i = g_image.symbol("tohost");
   top->uart_rx_i = 1;
   top->gpio_i = 0;
+  top->sdram_dq_i = 0;
   top->clk_i = 0;
   top->rst_ni = 0;
   top->eval();
@@ -313,7 +327,7 @@ int main(int argc, char **argv) {
   const double cpu_start = cpu_seconds();
   uint64_t cycle = 0;
   int exit_code = kExitTimeout;
-  bool timed_out = false;
+  bool timed_out = false, sdram_broken = false;
   unsigned quiet_cycles = 0;
   // Up to 16 bytes from the host onto the line's queue.
   auto feed = [&] {
@@ -326,8 +340,18 @@ int main(int argc, char **argv) {
 #ifdef SIM_EXTERNAL_ARRAY
     array.rise();
 #endif
+#if SIM_SDRAM_BYTES
+    top->sdram_dq_i = sdram.dq_for(cycle);
+#endif
     top->clk_i = 1;
     top->eval();
+#if SIM_SDRAM_BYTES
+    if (!sdram.clock(cycle, sdram_pins())) {
+      sdram_broken = true;
+      exit_code = kExitSdram;
+      break;
+    }
+#endif
 #ifdef SIM_EXTERNAL_ARRAY
     array.answer(top.get());
     if (array_trace) array_trace->dump(2 * cycle + 1);
@@ -386,6 +410,9 @@ int main(int argc, char **argv) {
   top->final();
   host.drain();
 
+#if SIM_SDRAM_BYTES
+  if (sdram_broken) std::fprintf(stderr, "unicaim-sim: %s\n", sdram.error().c_str());
+#endif
   if (timed_out) {
     std::fprintf(stderr, "unicaim-sim: program did not finish within --max-cycles %" PRIu64 "\n",
                  opt.max_cycles);

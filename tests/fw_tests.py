@@ -47,6 +47,18 @@ def collect(build, run):
         ok = rc == 0 and "failures" in out and " 0 failures" in out and "attn_kernels PASS" in out
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("sdram")
+    def _():
+        # External memory through the waiting bus, the controller and the
+        # chip model (which ends the run on a broken timing rule): the memory
+        # test passes, and a load past its end is an access fault.
+        rc, out, err = sim_run(os.path.join(fw, "test_sdram.elf"), extra=["--max-cycles", "50000000"])
+        ok = (rc == 133 and "external memory: 32 MiB" in out and "sdram: 0 failures" in out and
+              "sdram PASS" in out and "load access fault" in out and "mtval=0x42000000" in out and
+              "store behind a load: [#]" in out and
+              "violated" not in err)
+        return ok, f"rc={rc}\n{out}{err}"
+
     @add("ucm-driver")
     def _():
         # The same driver calls through the array block and the golden model

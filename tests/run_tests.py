@@ -80,6 +80,8 @@ def main():
     tests += [isa_test(sim, os.path.join(build, "tests", "isa", name + ".elf")) for name in isa_names()]
     tests += [unit_test(os.path.join(build, "tests", "rtl", os.path.basename(tb)[:-3]))
               for tb in sorted(glob.glob(os.path.join(HERE, "rtl", "tb_*.sv")))]
+    tests += [unit_test(os.path.join(build, "tests", "sim", os.path.basename(t)[:-4]))
+              for t in sorted(glob.glob(os.path.join(HERE, "sim", "*_test.cpp")))]
     for group in (fw_tests, llm_tests, boot_tests, ucm_tests, retrieval_tests):
         try:
             tests += group.collect(build, run)

@@ -77,7 +77,18 @@ module arty_top #(
     .exit_code_o   (exit_code),
     .array_req_o   (),             // the array is inside (ExternalArray = 0)
     .array_rsp_i   ('0),
-    .array_irq_i   (1'b0)
+    .array_irq_i   (1'b0),
+    .sdram_cke_o   (),             // no SDR SDRAM (SdramBytes = 0): the DDR3 comes with LiteDRAM
+    .sdram_cs_no   (),
+    .sdram_ras_no  (),
+    .sdram_cas_no  (),
+    .sdram_we_no   (),
+    .sdram_ba_o    (),
+    .sdram_a_o     (),
+    .sdram_dqm_o   (),
+    .sdram_dq_o    (),
+    .sdram_dq_oe_o (),
+    .sdram_dq_i    ('0)
   );
   assign led = gpio_out[3:0];
 

@@ -1,8 +1,11 @@
 // Address decoder and response router between the core's two buses and the
 // devices. Instructions come from ROM or RAM (port A of each); data goes to
-// ROM (read only), RAM (port B), one of the peripheral windows or the UniCAIM
-// array's region. An access that hits nothing, or writes the ROM, is answered
-// with an error.
+// ROM (read only), RAM (port B), one of the peripheral windows, the UniCAIM
+// array's region or external memory. An access that hits nothing, or writes
+// the ROM, is answered with an error.
+// External memory answers when it can: its request is registered like a
+// peripheral's, and until ext_rvalid_i the core sees dbus_rvalid_o low and
+// holds (one access at a time); every other device answers the next cycle.
 // Peripherals get the request registered here and answer combinationally in
 // the next cycle -- the same one-cycle latency as the block RAMs, which
 // register their address internally -- so no peripheral logic sits behind
@@ -14,7 +17,8 @@ module soc_xbar
   parameter int unsigned RomBytes  = 16384,
   parameter int unsigned RamBytes  = 65536,
   parameter int unsigned NumPeriph = 4,
-  parameter bit          HasArray  = 1'b1  // the ARRAY region answers
+  parameter bit          HasArray  = 1'b1, // the ARRAY region answers
+  parameter int unsigned ExtBytes  = 0      // external memory at EXT_BASE (0: none)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -27,6 +31,7 @@ module soc_xbar
   input  soc_bus_pkg::bus_req_t    dbus_req_i,
   input  logic        dbus_kill_i,
   output soc_bus_pkg::bus_rsp_t    dbus_rsp_o,
+  output logic        dbus_rvalid_o,   // dbus_rsp_o is the answer to the access in WB
 
   // Memories: address in bytes within the memory, read data a cycle later.
   output logic [31:0] rom_a_addr_o,
@@ -45,10 +50,17 @@ module soc_xbar
 
   // The array: registered like a peripheral, addr = offset in its region.
   output soc_bus_pkg::bus_req_t    array_req_o,
-  input  soc_bus_pkg::bus_rsp_t    array_rsp_i
+  input  soc_bus_pkg::bus_rsp_t    array_rsp_i,
+
+  // External memory: registered like a peripheral (req for one cycle, addr
+  // = offset in its region); it answers in a later cycle with ext_rvalid_i,
+  // which must come from a register.
+  output soc_bus_pkg::bus_req_t    ext_req_o,
+  input  soc_bus_pkg::bus_rsp_t    ext_rsp_i,
+  input  logic                     ext_rvalid_i
 );
 
-  typedef enum logic [2:0] { SEL_NONE, SEL_ROM, SEL_RAM, SEL_PERIPH, SEL_ARRAY } sel_e;
+  typedef enum logic [2:0] { SEL_NONE, SEL_ROM, SEL_RAM, SEL_PERIPH, SEL_ARRAY, SEL_EXT } sel_e;
 
   // Each region's base is aligned to a power of two at least its size, so a
   // hit is an upper-bits match and an offset bound: no subtraction.
@@ -94,18 +106,28 @@ module soc_xbar
     else if (periph_hit)                                                   dsel = SEL_PERIPH;
     else if (HasArray && in_region(dbus_req_i.addr, soc_regs_pkg::ARRAY_BASE,
                                    soc_regs_pkg::ARRAY_SIZE))              dsel = SEL_ARRAY;
+    else if (ExtBytes != 0 && in_region(dbus_req_i.addr, soc_regs_pkg::EXT_BASE, ExtBytes))
+                                                                           dsel = SEL_EXT;
     else                                                                   dsel = SEL_NONE;
   end
 
+  // An external access is pending until its answer; meanwhile the routing
+  // of that answer stays as it was (the core makes no request).
+  logic ext_pending_q, ext_wait;
+  assign ext_wait      = ext_pending_q && !ext_rvalid_i;
+  assign dbus_rvalid_o = !ext_wait;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      dsel_q <= SEL_NONE;
-      pidx_q <= '0;
-      derr_q <= 1'b0;
-    end else begin
-      dsel_q <= dsel;
-      pidx_q <= pidx;
-      derr_q <= accepted && (dsel == SEL_NONE);
+      dsel_q        <= SEL_NONE;
+      pidx_q        <= '0;
+      derr_q        <= 1'b0;
+      ext_pending_q <= 1'b0;
+    end else if (!ext_wait) begin
+      dsel_q        <= dsel;
+      pidx_q        <= pidx;
+      derr_q        <= accepted && (dsel == SEL_NONE);
+      ext_pending_q <= accepted && (dsel == SEL_EXT);
     end
   end
 
@@ -121,8 +143,9 @@ module soc_xbar
   // The registered peripheral request: every peripheral sees it with its
   // window offset; only the selected one sees req.
   soc_bus_pkg::bus_req_t periph_d, periph_idle, periph_selected;
-  logic                  periph_req_q, array_req_q;
+  logic                  periph_req_q, array_req_q, ext_req_q;
   logic [15:0]           array_offset_q;
+  logic [31:0]           ext_offset_q;
   always_comb begin
     periph_d      = dbus_req_i;
     periph_d.req  = 1'b0;
@@ -134,12 +157,21 @@ module soc_xbar
       periph_idle    <= '0;
       array_req_q    <= 1'b0;
       array_offset_q <= '0;
+      ext_req_q      <= 1'b0;
+      ext_offset_q   <= '0;
     end else begin
       periph_req_q   <= accepted && (dsel == SEL_PERIPH);
       periph_idle    <= periph_d;
       array_req_q    <= accepted && (dsel == SEL_ARRAY);
       array_offset_q <= dbus_req_i.addr[15:0];
+      ext_req_q      <= accepted && (dsel == SEL_EXT) && !ext_wait;
+      ext_offset_q   <= dbus_req_i.addr ^ soc_regs_pkg::EXT_BASE;
     end
+  end
+  always_comb begin
+    ext_req_o      = periph_idle;
+    ext_req_o.req  = ext_req_q;
+    ext_req_o.addr = ext_offset_q;
   end
   always_comb begin
     array_req_o      = periph_idle;
@@ -166,6 +198,7 @@ module soc_xbar
     unique case (dsel_q)
       SEL_PERIPH: device_rsp = periph_rsp_i[pidx_q*soc_bus_pkg::BusRspW +: soc_bus_pkg::BusRspW];
       SEL_ARRAY:  device_rsp = array_rsp_i;
+      SEL_EXT:    device_rsp = ext_rsp_i;
       default: ;
     endcase
   end

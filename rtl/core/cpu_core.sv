@@ -13,7 +13,8 @@
 //       CSRs and takes every trap except bus faults;
 //   WB  receives load data, writes the register file and takes load/store
 //       access faults, which squash the younger instruction in EX before it
-//       has any effect.
+//       has any effect. A slow device (external memory) answers later: until
+//       then WB waits and the whole pipeline holds (dbus_rvalid_i).
 // EX forwards results from WB, except a load's data: an instruction that uses
 // a load's result right after it waits one cycle in EX and takes the data into
 // its operand register as the load passes WB. Whether it must wait is decided
@@ -41,15 +42,18 @@ module cpu_core
   input  logic [31:0] ibus_rdata_i,
   input  logic        ibus_err_i,
 
-  // Data bus: a request is answered the next cycle (stores too, for faults).
-  // A trap found late in the cycle withdraws it (kill): the bus may have
-  // started a read, but nothing may change.
+  // Data bus: a request is answered the next cycle or later (stores too, for
+  // faults): rvalid marks the cycle the answer is there, and until then no
+  // stage moves and no new request is made. rvalid must come from registers
+  // (it holds every stage). A trap found late in the cycle withdraws a
+  // request (kill): the bus may have started a read, but nothing may change.
   output logic        dbus_req_o,
   output logic        dbus_kill_o,
   output logic        dbus_we_o,
   output logic [3:0]  dbus_be_o,
   output logic [31:0] dbus_addr_o,
   output logic [31:0] dbus_wdata_o,
+  input  logic        dbus_rvalid_i,
   input  logic [31:0] dbus_rdata_i,
   input  logic        dbus_err_i,
 
@@ -109,7 +113,7 @@ module cpu_core
   logic        wb_mul_q;
   logic [63:0] wb_product_q;
   logic [31:2] wb_pc_q;
-  logic        wb_trap;
+  logic        wb_trap, wb_wait;
 
   // ---------------------------------------------------------------- traps
   logic        trap, trap_irq, irq_pending, irq_wake;
@@ -225,7 +229,7 @@ module cpu_core
     .rdata_a_o (id_rs1_value),
     .rdata_b_o (id_rs2_value),
     .rdata_c_o (id_rs3_value),
-    .we_i      (wb_valid_q && wb_rf_we_q && !wb_trap),
+    .we_i      (wb_valid_q && wb_rf_we_q && !wb_trap && !wb_wait),
     .waddr_i   (wb_rd_q),
     .wdata_i   (wb_result)
   );
@@ -296,7 +300,7 @@ module cpu_core
         ex_rs2_q       <= id_rs2_value;
         ex_rs3_q       <= id_rs3_value;
         ex_dec_q       <= id_dec;
-      end else if (ex_wait) begin
+      end else if (ex_wait && !wb_wait) begin
         // The load's data arrives in WB now; next cycle EX executes.
         ex_load_rs1_q <= 1'b0;
         ex_load_rs2_q <= 1'b0;
@@ -308,10 +312,10 @@ module cpu_core
     end
   end
 
-  // Waiting on a load, the instruction in EX has no effect (no access, no
-  // redirect, no trap of its own: its operands are not there yet).
+  // Waiting on a load, or while WB waits for a slow device, the instruction
+  // in EX has no effect (no access, no redirect, no trap of its own).
   assign ex_wait = ex_valid_q && (ex_load_rs1_q || ex_load_rs2_q || ex_load_rs3_q);
-  assign ex_go   = ex_valid_q && !ex_wait;
+  assign ex_go   = ex_valid_q && !ex_wait && !wb_wait;
   assign id_hold = ex_busy;
 
   // ======================================================================
@@ -398,7 +402,7 @@ module cpu_core
   // the interrupt, if mstatus lets it, is taken on the next instruction, so
   // mepc points past the wfi and the loop around it sees what the handler did.
   assign ex_sleep = ex_go && ex_dec_q.wfi && !ex_ifault_q && !irq_wake && !wb_trap;
-  assign ex_busy  = ex_wait || (ex_valid_q && ex_dec_q.div && !div_done) || ex_sleep;
+  assign ex_busy  = ex_wait || wb_wait || (ex_valid_q && ex_dec_q.div && !div_done) || ex_sleep;
 
   // Loads, stores and jalr take the adder's sum straight, not through the
   // ALU's result mux: adder -> bus decode -> block-RAM enables is the longest
@@ -506,7 +510,9 @@ module cpu_core
   end
 
   // ======================================================================
-  // WB
+  // WB: an access holds here until the device answers.
+  assign wb_wait = wb_valid_q && (wb_load_q || wb_store_q) && !dbus_rvalid_i;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wb_valid_q  <= 1'b0;
@@ -520,7 +526,7 @@ module cpu_core
       wb_result_q <= '0;
       wb_addr_q   <= '0;
       wb_pc_q     <= '0;
-    end else begin
+    end else if (!wb_wait) begin
       wb_valid_q  <= ex_retire;
       wb_rf_we_q  <= ex_dec_q.rf_we;
       wb_load_q   <= ex_dec_q.load;
@@ -551,7 +557,7 @@ module cpu_core
     else if (!wb_mul_q) wb_result = wb_result_q;
     else               wb_result = (wb_funct3_q[1:0] == 2'b00) ? wb_product_q[31:0] : wb_product_q[63:32];
   end
-  assign wb_trap   = wb_valid_q && (wb_load_q || wb_store_q) && dbus_err_i;
+  assign wb_trap   = wb_valid_q && (wb_load_q || wb_store_q) && dbus_rvalid_i && dbus_err_i;
 
   // ======================================================================
   // Trap selection: the older instruction (WB) wins.

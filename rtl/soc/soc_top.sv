@@ -1,5 +1,6 @@
-// The SoC: core, bus decoder, boot ROM, RAM, peripherals and the UniCAIM
-// array block (UcmBanks = 0 leaves it out).
+// The SoC: core, bus decoder, boot ROM, RAM, peripherals, the UniCAIM
+// array block (UcmBanks = 0 leaves it out) and the SDR SDRAM controller for
+// external memory (SdramBytes = 0 leaves it out; its pins are then idle).
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
 // the ports directly. With ExternalArray the array block is outside, on the
 // array_* ports: the simulator evaluates it as a model of its own, only in
@@ -23,7 +24,10 @@ module soc_top
   parameter int unsigned UcmAdcBits  = 10,
   parameter int unsigned UcmAdcCount = 64,
   parameter int unsigned UcmLanes    = 4,
-  parameter bit          ExternalArray = 1'b0
+  parameter bit          ExternalArray = 1'b0,
+  // External SDR SDRAM (16-bit, 4 banks, 512 columns): 32 MB on the ULX3S.
+  parameter int unsigned SdramBytes  = 0,
+  parameter int unsigned SdramCasLatency = 2
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -40,7 +44,21 @@ module soc_top
   output soc_bus_pkg::bus_req_t array_req_o,
   /* verilator lint_off UNUSEDSIGNAL */  // read only with ExternalArray
   input  soc_bus_pkg::bus_rsp_t array_rsp_i,
-  input  logic                  array_irq_i
+  input  logic                  array_irq_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  // SDRAM pins (the board makes DQ bidirectional and feeds the chip ~clk).
+  output logic                 sdram_cke_o,
+  output logic                 sdram_cs_no,
+  output logic                 sdram_ras_no,
+  output logic                 sdram_cas_no,
+  output logic                 sdram_we_no,
+  output logic [1:0]           sdram_ba_o,
+  output logic [12:0]          sdram_a_o,
+  output logic [1:0]           sdram_dqm_o,
+  output logic [15:0]          sdram_dq_o,
+  output logic                 sdram_dq_oe_o,
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
+  input  logic [15:0]          sdram_dq_i
   /* verilator lint_on UNUSEDSIGNAL */
 );
 
@@ -51,7 +69,12 @@ module soc_top
   logic        ibus_err, ibus_hold;
   soc_bus_pkg::bus_req_t    dbus_req;
   soc_bus_pkg::bus_rsp_t    dbus_rsp;
-  logic        dbus_kill;
+  logic        dbus_kill, dbus_rvalid;
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
+  soc_bus_pkg::bus_req_t    ext_req;
+  /* verilator lint_on UNUSEDSIGNAL */
+  soc_bus_pkg::bus_rsp_t    ext_rsp;
+  logic        ext_rvalid;
   logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
   logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata, ram_port_rdata;
   soc_bus_pkg::bus_req_t    ram_b_req;
@@ -77,6 +100,7 @@ module soc_top
     .dbus_be_o    (dbus_req.be),
     .dbus_addr_o  (dbus_req.addr),
     .dbus_wdata_o (dbus_req.wdata),
+    .dbus_rvalid_i (dbus_rvalid),
     .dbus_rdata_i (dbus_rsp.rdata),
     .dbus_err_i   (dbus_rsp.err),
     .timer_irq_i  (timer_irq),
@@ -88,7 +112,8 @@ module soc_top
     .RomBytes  (RomBytes),
     .RamBytes  (RamBytes),
     .NumPeriph (NumPeriph),
-    .HasArray  (UcmBanks != 0)
+    .HasArray  (UcmBanks != 0),
+    .ExtBytes  (SdramBytes)
   ) u_xbar (
     .clk_i,
     .rst_ni,
@@ -99,6 +124,7 @@ module soc_top
     .dbus_req_i    (dbus_req),
     .dbus_kill_i   (dbus_kill),
     .dbus_rsp_o    (dbus_rsp),
+    .dbus_rvalid_o (dbus_rvalid),
     .rom_a_addr_o  (rom_a_addr),
     .rom_a_rdata_i (rom_a_rdata),
     .rom_b_addr_o  (rom_b_addr),
@@ -111,7 +137,10 @@ module soc_top
     .periph_req_o  ({sysctl_req, gpio_req, timer_req, uart_req}),
     .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp}),
     .array_req_o   (array_req),
-    .array_rsp_i   (array_rsp)
+    .array_rsp_i   (array_rsp),
+    .ext_req_o     (ext_req),
+    .ext_rsp_i     (ext_rsp),
+    .ext_rvalid_i  (ext_rvalid)
   );
 
   localparam int unsigned RomAw = $clog2(RomBytes / 4);
@@ -197,6 +226,7 @@ module soc_top
     .Baud     (Baud),
     .RamBytes (RamBytes),
     .RomBytes (RomBytes),
+    .ExtBytes (SdramBytes),
     .Features ({30'b0, UcmBanks != 0, Sim})
   ) u_sysctl (
     .clk_i,
@@ -235,6 +265,76 @@ module soc_top
   end else begin : g_no_array
     assign array_rsp = '0;  // the bus decoder answers the region with errors
     assign ucm_irq   = 1'b0;
+  end
+
+  if (SdramBytes != 0) begin : g_sdram
+    localparam int unsigned AddrW = $clog2(SdramBytes / 4);
+    logic             cmd_valid, cmd_ready, cmd_we, wdata_ready, rdata_valid;
+    logic [AddrW-1:0] cmd_addr;
+    logic [3:0]       cmd_words_m1, wbe;
+    logic [31:0]      wdata, rdata;
+
+    sdram_bridge #(.AddrW(AddrW)) u_bridge (
+      .clk_i,
+      .rst_ni,
+      .req_i          (ext_req),
+      .rsp_o          (ext_rsp),
+      .rvalid_o       (ext_rvalid),
+      .cmd_valid_o    (cmd_valid),
+      .cmd_ready_i    (cmd_ready),
+      .cmd_we_o       (cmd_we),
+      .cmd_addr_o     (cmd_addr),
+      .cmd_words_m1_o (cmd_words_m1),
+      .wdata_o        (wdata),
+      .wbe_o          (wbe),
+      .wdata_ready_i  (wdata_ready),
+      .rdata_i        (rdata),
+      .rdata_valid_i  (rdata_valid)
+    );
+
+    sdram_ctrl #(
+      .ClkHz      (ClkHz),
+      .CasLatency (SdramCasLatency),
+      .RowBits    (AddrW - 10),  // 512 columns of 16 bits, 4 banks
+      .ColBits    (9)
+    ) u_sdram (
+      .clk_i,
+      .rst_ni,
+      .cmd_valid_i    (cmd_valid),
+      .cmd_ready_o    (cmd_ready),
+      .cmd_we_i       (cmd_we),
+      .cmd_addr_i     (cmd_addr),
+      .cmd_words_m1_i (cmd_words_m1),
+      .wdata_i        (wdata),
+      .wbe_i          (wbe),
+      .wdata_ready_o  (wdata_ready),
+      .rdata_o        (rdata),
+      .rdata_valid_o  (rdata_valid),
+      .sdram_cke_o,
+      .sdram_cs_no,
+      .sdram_ras_no,
+      .sdram_cas_no,
+      .sdram_we_no,
+      .sdram_ba_o,
+      .sdram_a_o,
+      .sdram_dqm_o,
+      .sdram_dq_o,
+      .sdram_dq_oe_o,
+      .sdram_dq_i
+    );
+  end else begin : g_no_sdram
+    assign ext_rsp       = '0;
+    assign ext_rvalid    = 1'b0;  // never asked: the region is unmapped
+    assign sdram_cke_o   = 1'b0;
+    assign sdram_cs_no   = 1'b1;
+    assign sdram_ras_no  = 1'b1;
+    assign sdram_cas_no  = 1'b1;
+    assign sdram_we_no   = 1'b1;
+    assign sdram_ba_o    = '0;
+    assign sdram_a_o     = '0;
+    assign sdram_dqm_o   = '1;
+    assign sdram_dq_o    = '0;
+    assign sdram_dq_oe_o = 1'b0;
   end
 
 endmodule : soc_top

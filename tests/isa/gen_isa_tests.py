@@ -4,7 +4,8 @@ and immediate operation, every branch, every load/store width and offset,
 and the packed dot products (custom-0, docs/soc.md), over edge values, with
 expected results from an independent Python model.
 
-usage: gen_isa_tests.py OUTDIR     (writes gen_alu.S, gen_muldiv.S, gen_branch.S, gen_mem.S, gen_dot.S)
+usage: gen_isa_tests.py OUTDIR     (writes gen_alu.S, gen_muldiv.S, gen_branch.S, gen_mem.S, gen_mem_ext.S,
+                                    gen_dot.S)
        gen_isa_tests.py --list     (their names, for make and the test runner)
 """
 import os
@@ -284,13 +285,18 @@ def gen_branch():
     return w.text()
 
 
-def gen_mem():
+def gen_mem(external=False):
     """Stores of every width and offset into a 16-byte window, then loads of
-    every width and offset, checked against a byte model."""
+    every width and offset, checked against a byte model; then load-use
+    hazards. EXTERNAL: the window is in external memory (EXT_BASE), whose
+    answers come after a variable number of cycles, with RAM accesses mixed
+    in."""
     w = Writer()
     rng = random.Random(3)
     mem = bytearray(16)
-    w.emit("la s0, scratch")
+    # s0: the window (cleared: external memory starts with whatever it holds); s2: RAM.
+    w.emit("li s0, 0x40000100" if external else "la s0, scratch", "la s2, scratch", "addi s2, s2, 32",
+           "sw zero, 0(s0)", "sw zero, 4(s0)", "sw zero, 8(s0)", "sw zero, 12(s0)")
     stores = [("sw", 4, o) for o in (0, 4, 8, 12)] + [("sh", 2, o) for o in (0, 2, 6, 10, 14)] + \
              [("sb", 1, o) for o in range(16)]
     for k in range(3):
@@ -343,12 +349,19 @@ def gen_mem():
     w.emit("la a1, 1f", "sw a1, 0(s0)", "li a2, 2", "lw a2, 0(s0)", "jalr x0, 0(a2)", "j fail", "1: nop")
     w.start()  # negative offsets
     w.emit("addi s1, s0, 16", "li a1, 0x77", "sb a1, -1(s1)", "lbu a2, 15(s0)", "EXPECT(a2, 0x77)")
+    w.start()  # this window and RAM back to back, each value used at once
+    w.emit("li a1, 0x1111", "sw a1, 0(s0)", "li a1, 0x2222", "sw a1, 0(s2)", "lw a2, 0(s0)", "lw a3, 0(s2)",
+           "add a4, a2, a3", "lw a5, 0(s0)", "sw a5, 4(s2)", "lw a6, 4(s2)", "EXPECT(a4, 0x3333)",
+           "EXPECT(a6, 0x1111)")
+    w.start()  # a dot product whose accumulator and operand are loaded
+    w.emit("li a1, 0x01020304", "sw a1, 0(s0)", "li a1, 10", "sw a1, 4(s0)", "lw a3, 4(s0)", "lw a2, 0(s0)",
+           ".insn r 0x0b, 0, 0, a3, a2, a2", "EXPECT(a3, 40)")
     text = w.text()
-    return text + "\n  .data\n  .align 4\nscratch: .zero 16\n"
+    return text + "\n  .data\n  .align 4\nscratch: .zero 48\n"
 
 
 GENERATORS = {"gen_alu": gen_alu, "gen_muldiv": gen_muldiv, "gen_branch": gen_branch, "gen_mem": gen_mem,
-              "gen_dot": gen_dot}
+              "gen_mem_ext": lambda: gen_mem(external=True), "gen_dot": gen_dot}
 
 
 def main():

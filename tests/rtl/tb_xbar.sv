@@ -1,15 +1,16 @@
 // Bus unit test: soc_xbar routes every address to the right device (or an
 // error), answers every request on the next cycle, keeps the ROM read-only,
 // hands the array its registered request with the region offset, routes
-// fetches only to ROM and RAM, and lets a withdrawn (killed) request reach
-// no device.
+// fetches only to ROM and RAM, lets a withdrawn (killed) request reach
+// no device, and holds the answer to an external-memory access (rvalid low,
+// its routing kept) until that device answers.
 `timescale 1ns/1ps
 module tb_xbar;
   import soc_bus_pkg::*;
   import soc_regs_pkg::*;
   `include "tb_util.svh"
 
-  localparam int unsigned RomBytes = 1024, RamBytes = 4096, NumPeriph = 4;
+  localparam int unsigned RomBytes = 1024, RamBytes = 4096, NumPeriph = 4, ExtBytes = 4096;
   logic clk = 0, rst_n = 0;
   bus_req_t req = '0;
   bus_rsp_t rsp;
@@ -25,20 +26,60 @@ module tb_xbar;
   int unsigned periph_hits [NumPeriph];
   bus_req_t array_req;
   bus_rsp_t array_rsp;
+  bus_req_t ext_req;
+  bus_rsp_t ext_rsp;
+  logic rvalid, ext_rvalid;
 
   always #5 clk = ~clk;
 
-  soc_xbar #(.RomBytes(RomBytes), .RamBytes(RamBytes), .NumPeriph(NumPeriph)) dut (
+  soc_xbar #(.RomBytes(RomBytes), .RamBytes(RamBytes), .NumPeriph(NumPeriph), .ExtBytes(ExtBytes)) dut (
     .clk_i(clk), .rst_ni(rst_n),
     .ibus_addr_i(iaddr), .ibus_hold_i(ihold), .ibus_rdata_o(irdata), .ibus_err_o(ierr),
-    .dbus_req_i(req), .dbus_kill_i(kill), .dbus_rsp_o(rsp),
+    .dbus_req_i(req), .dbus_kill_i(kill), .dbus_rsp_o(rsp), .dbus_rvalid_o(rvalid),
     .rom_a_addr_o(rom_a_addr), .rom_a_rdata_i(32'hA000_0000 | rom_a_addr_q),
     .rom_b_addr_o(rom_b_addr), .rom_b_rdata_i(32'hB000_0000 | rom_b_addr_q),
     .ram_a_addr_o(ram_a_addr), .ram_a_rdata_i(32'hC000_0000 | ram_a_addr_q),
     .ram_b_req_o(ram_b_req), .ram_b_rd_o(ram_b_rd), .ram_b_rdata_i(ram_b_rdata_q),
     .periph_req_o(periph_req_flat), .periph_rsp_i(periph_rsp_flat),
-    .array_req_o(array_req), .array_rsp_i(array_rsp)
+    .array_req_o(array_req), .array_rsp_i(array_rsp),
+    .ext_req_o(ext_req), .ext_rsp_i(ext_rsp), .ext_rvalid_i(ext_rvalid)
   );
+  // External memory answers EXT_DELAY cycles after its request: 0x9, its
+  // offset, err for offset 0xFFC; stores are recorded.
+  int unsigned ext_delay = 3, ext_hits, ext_countdown;
+  logic [31:0] ext_addr_q, ext_last_write;
+  always_ff @(posedge clk) begin
+    ext_rvalid <= 1'b0;
+    if (ext_req.req) begin
+      ext_hits++;
+      ext_addr_q    <= ext_req.addr;
+      ext_countdown <= ext_delay;
+      if (ext_req.we) ext_last_write <= ext_req.wdata;
+    end else if (ext_countdown != 0) begin
+      ext_countdown <= ext_countdown - 1;
+      if (ext_countdown == 1) begin
+        ext_rvalid <= 1'b1;
+        ext_rsp    <= '{rdata: 32'h9000_0000 | ext_addr_q, err: ext_addr_q == 32'hFFC};
+      end
+    end
+  end
+
+  // An access the way the core makes it: the request for one cycle, then
+  // nothing until rvalid; returns the cycles waited.
+  task automatic ext_access(input logic we, input logic [31:0] addr, input logic [31:0] wdata,
+                            output logic [31:0] rdata, output logic err, output int unsigned waited);
+    @(negedge clk);
+    req = '{req: 1'b1, we: we, be: 4'hf, addr: addr, wdata: wdata};
+    @(negedge clk);
+    req = '0;
+    waited = 0;
+    while (!rvalid) begin
+      @(negedge clk);
+      waited++;
+    end
+    rdata = rsp.rdata;
+    err   = rsp.err;
+  endtask
   // The array answers like a peripheral: 0xF, its offset, err for offset 0xFFFC.
   assign array_rsp = '{rdata: 32'hF000_0000 | array_req.addr,
                        err: array_req.req && array_req.addr[15:0] == 16'hFFFC};
@@ -164,8 +205,33 @@ module tb_xbar;
       tb_check(array_hits == array_before, "killed array read reaches nobody");
     end
 
+    // External memory: the answer waits for the device, routed to it alone.
+    begin
+      logic [31:0] d;
+      logic err;
+      int unsigned waited;
+      tb_check(rvalid, "rvalid high with nothing pending");
+      for (int delay = 1; delay <= 4; delay++) begin
+        ext_delay = delay;
+        ext_access(1'b0, EXT_BASE + 32'h40 + 32'(delay) * 4, '0, d, err, waited);
+        // The device sees the registered request a cycle late and answers
+        // from a register: DELAY + 1 cycles past the one-cycle answer.
+        tb_check(!err && d == (32'h9000_0040 + 32'(delay) * 4) && waited == 32'(delay) + 1,
+                 $sformatf("external read after %0d cycles: %08x err %0d waited %0d", delay, d, err, waited));
+      end
+      ext_access(1'b1, EXT_BASE + 32'h80, 32'h5EED_0001, d, err, waited);
+      tb_check(!err && ext_last_write == 32'h5EED_0001, "external write");
+      ext_access(1'b0, EXT_BASE + 32'hFFC, '0, d, err, waited);
+      tb_check(err, "the device's error passes through");
+      expect_error(1'b0, EXT_BASE + ExtBytes, "just past external memory");
+      // Back to back: ROM right after an external answer.
+      expect_read(ROM_BASE + 32'h8, 32'hB000_0008, "ROM after external memory");
+      tb_check(ext_hits == 6, $sformatf("external memory asked %0d times", ext_hits));
+    end
+
     expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
     expect_fetch(RAM_BASE + 32'h40, 32'hC000_0040, 1'b0);
+    expect_fetch(EXT_BASE, 32'h0, 1'b1);
     expect_fetch(PERIPH_BASE, 32'h0, 1'b1);
     expect_fetch(32'h0, 32'h0, 1'b1);
     // Held, the fetch side keeps its last region (the memories keep their word).

@@ -7,6 +7,7 @@ module sysctl #(
   parameter int unsigned Baud     = 115_200,
   parameter int unsigned RamBytes = 65536,
   parameter int unsigned RomBytes = 16384,
+  parameter int unsigned ExtBytes = 0,
   parameter logic [31:0] Features = 32'h0
 ) (
   input  logic                  clk_i,
@@ -44,6 +45,7 @@ module sysctl #(
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_ROM_SIZE_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_FEATURES_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_BAUD_OFFSET) ||
+                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_EXT_SIZE_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET);
 
   always_comb begin
@@ -55,6 +57,7 @@ module sysctl #(
         soc_regs_pkg::SYSCTL_ROM_SIZE_OFFSET:    rsp_o.rdata = RomBytes;
         soc_regs_pkg::SYSCTL_FEATURES_OFFSET:    rsp_o.rdata = Features;
         soc_regs_pkg::SYSCTL_BAUD_OFFSET:        rsp_o.rdata = Baud;
+        soc_regs_pkg::SYSCTL_EXT_SIZE_OFFSET:    rsp_o.rdata = ExtBytes;
         soc_regs_pkg::SYSCTL_EXIT_OFFSET:        rsp_o.err   = !req_i.we;  // write-only
         soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET: rsp_o.rdata = 32'(irq_pending);
         soc_regs_pkg::SYSCTL_IRQ_ENABLE_OFFSET:  rsp_o.rdata = 32'(irq_enable_q);
