@@ -56,6 +56,7 @@ module soc_xbar
   // = offset in its region); it answers in a later cycle with ext_rvalid_i,
   // which must come from a register.
   output soc_bus_pkg::bus_req_t    ext_req_o,
+  output logic [31:0] ext_lookup_o,  // the address being issued, unregistered (the cache reads its RAMs at it)
   input  soc_bus_pkg::bus_rsp_t    ext_rsp_i,
   input  logic                     ext_rvalid_i
 );
@@ -168,6 +169,7 @@ module soc_xbar
       ext_offset_q   <= dbus_req_i.addr ^ soc_regs_pkg::EXT_BASE;
     end
   end
+  assign ext_lookup_o = dbus_req_i.addr ^ soc_regs_pkg::EXT_BASE;
   always_comb begin
     ext_req_o      = periph_idle;
     ext_req_o.req  = ext_req_q;

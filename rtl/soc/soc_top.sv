@@ -1,6 +1,7 @@
 // The SoC: core, bus decoder, boot ROM, RAM, peripherals, the UniCAIM
-// array block (UcmBanks = 0 leaves it out) and the SDR SDRAM controller for
-// external memory (SdramBytes = 0 leaves it out; its pins are then idle).
+// array block (UcmBanks = 0 leaves it out) and external memory: a data
+// cache in front of the SDR SDRAM controller (SdramBytes = 0 leaves both
+// out; the pins are then idle).
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
 // the ports directly. With ExternalArray the array block is outside, on the
 // array_* ports: the simulator evaluates it as a model of its own, only in
@@ -27,7 +28,9 @@ module soc_top
   parameter bit          ExternalArray = 1'b0,
   // External SDR SDRAM (16-bit, 4 banks, 512 columns): 32 MB on the ULX3S.
   parameter int unsigned SdramBytes  = 0,
-  parameter int unsigned SdramCasLatency = 2
+  parameter int unsigned SdramCasLatency = 2,
+  parameter int unsigned DcacheBytes = 8192,
+  parameter int unsigned DcacheLineBytes = 32
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -75,6 +78,10 @@ module soc_top
   /* verilator lint_on UNUSEDSIGNAL */
   soc_bus_pkg::bus_rsp_t    ext_rsp;
   logic        ext_rvalid;
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
+  logic [31:0] ext_lookup;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:0] dcache_hits, dcache_misses;
   logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
   logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata, ram_port_rdata;
   soc_bus_pkg::bus_req_t    ram_b_req;
@@ -139,6 +146,7 @@ module soc_top
     .array_req_o   (array_req),
     .array_rsp_i   (array_rsp),
     .ext_req_o     (ext_req),
+    .ext_lookup_o  (ext_lookup),
     .ext_rsp_i     (ext_rsp),
     .ext_rvalid_i  (ext_rvalid)
   );
@@ -234,6 +242,8 @@ module soc_top
     .req_i (sysctl_req),
     .rsp_o (sysctl_rsp),
     .snoop_i       (dbus_req),
+    .dcache_hits_i   (dcache_hits),
+    .dcache_misses_i (dcache_misses),
     .tohost_addr_i,
     .irq_sources_i ({ucm_irq, gpio_irq, uart_irq}),
     .ext_irq_o     (ext_irq),
@@ -274,12 +284,15 @@ module soc_top
     logic [3:0]       cmd_words_m1, wbe;
     logic [31:0]      wdata, rdata;
 
-    sdram_bridge #(.AddrW(AddrW)) u_bridge (
+    dcache #(.SizeBytes(DcacheBytes), .LineBytes(DcacheLineBytes), .AddrW(AddrW)) u_dcache (
       .clk_i,
       .rst_ni,
+      .lookup_addr_i  (ext_lookup),
       .req_i          (ext_req),
       .rsp_o          (ext_rsp),
       .rvalid_o       (ext_rvalid),
+      .hits_o         (dcache_hits),
+      .misses_o       (dcache_misses),
       .cmd_valid_o    (cmd_valid),
       .cmd_ready_i    (cmd_ready),
       .cmd_we_o       (cmd_we),
@@ -325,6 +338,8 @@ module soc_top
   end else begin : g_no_sdram
     assign ext_rsp       = '0;
     assign ext_rvalid    = 1'b0;  // never asked: the region is unmapped
+    assign dcache_hits   = '0;
+    assign dcache_misses = '0;
     assign sdram_cke_o   = 1'b0;
     assign sdram_cs_no   = 1'b1;
     assign sdram_ras_no  = 1'b1;

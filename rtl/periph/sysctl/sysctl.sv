@@ -19,6 +19,9 @@ module sysctl #(
   input  soc_bus_pkg::bus_req_t snoop_i,
   input  logic [31:0]           tohost_addr_i,
 
+  input  logic [31:0]           dcache_hits_i,
+  input  logic [31:0]           dcache_misses_i,
+
   input  logic [2:0]            irq_sources_i,  // {ucm, gpio, uart}
   output logic                  ext_irq_o,
 
@@ -46,6 +49,8 @@ module sysctl #(
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_FEATURES_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_BAUD_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_EXT_SIZE_OFFSET) ||
+                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_HITS_OFFSET) ||
+                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_MISSES_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET);
 
   always_comb begin
@@ -58,6 +63,8 @@ module sysctl #(
         soc_regs_pkg::SYSCTL_FEATURES_OFFSET:    rsp_o.rdata = Features;
         soc_regs_pkg::SYSCTL_BAUD_OFFSET:        rsp_o.rdata = Baud;
         soc_regs_pkg::SYSCTL_EXT_SIZE_OFFSET:    rsp_o.rdata = ExtBytes;
+        soc_regs_pkg::SYSCTL_DCACHE_HITS_OFFSET:   rsp_o.rdata = dcache_hits_i;
+        soc_regs_pkg::SYSCTL_DCACHE_MISSES_OFFSET: rsp_o.rdata = dcache_misses_i;
         soc_regs_pkg::SYSCTL_EXIT_OFFSET:        rsp_o.err   = !req_i.we;  // write-only
         soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET: rsp_o.rdata = 32'(irq_pending);
         soc_regs_pkg::SYSCTL_IRQ_ENABLE_OFFSET:  rsp_o.rdata = 32'(irq_enable_q);
