@@ -114,14 +114,14 @@ firmware: $(FW_BUILD)/llm_512k.elf
 
 # ---------------------------------------------------------------- the array on a board
 # The driver test (block against the golden model) for 128 KiB of RAM: the
-# boards' 20 x 128 x 8 array. Upload it to a board, or run it on the
+# boards' 20 x 128 x 8 array (a small heap: it allocates nothing). Upload it to a board, or run it on the
 # simulator with that array (make test does).
 UCM_DRIVER_128K_DEFS := -DMODEL_BYTES='(64 * 1024)' -DMAX_SLOTS=128
 $(FW_BUILD)/obj/ucm_driver_128k_main.o: tests/firmware/ucm_driver/main.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(UCM_DRIVER_128K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/ucm_driver_128k_main.o linker/ram.ld
-	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K $(filter %.o,$^) -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=4K $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 
 # ---------------------------------------------------------------- Arty A7

@@ -60,6 +60,26 @@ def collect(build, run):
               "violated" not in err)
         return ok, f"rc={rc}\n{out}{err}"
 
+    def selftest(sim_bin):
+        rc, out, err = run([sim_bin, "--elf", os.path.join(fw, "selftest.elf"), "--max-cycles", "300000000"], 300,
+                           b"x")
+        ok = (rc == 0 and re.search(r"^uart +PASS +got 0x78", out, re.M) and
+              re.search(r"^button +SKIP", out, re.M) and re.search(r"^memory +PASS +32 MiB", out, re.M) and
+              re.search(r"^array +PASS", out, re.M) and "selftest: 3 passed, 0 failed, 1 skipped" in out)
+        return ok, f"rc={rc}\n{out}{err}"
+
+    @add("selftest")
+    def _():
+        # The board self-test app: a key typed comes back, the button is not
+        # pressed (skipped), the memory test and the array against the golden
+        # model pass.
+        return selftest(sim)
+
+    @add("selftest-board")
+    def _():
+        # The same on the boards' array (20 x 128 x 8).
+        return selftest(os.path.join(build, "sim_board", "unicaim-sim"))
+
     @add("ucm-driver")
     def _():
         # The same driver calls through the array block and the golden model

@@ -9,6 +9,7 @@
 #include "irq.h"
 #include "soc_regs.h"
 #include "ucm.h"
+#include "ucm_check.h"
 
 #define OPS 400
 /* The simulator's arrays; a board's build sets smaller ones (mk/boards.mk). */
@@ -22,101 +23,11 @@
 static uint32_t model_mem[MODEL_BYTES / 4];
 static ucm_model_t model;
 static ucm_t hw, ref;
-static unsigned failures;
-static uint32_t rng = 12345;
-
-static uint32_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
-}
-
-static void check(int ok, const char *what, int a, int b) {
-  if (!ok && failures++ < 10) printf("FAIL %s: block %d model %d\n", what, a, b);
-}
-#define SAME(what, a, b) check((a) == (b), what, (int)(a), (int)(b))
-
-static void random_vector(int8_t *v, unsigned dim) {
-  for (unsigned d = 0; d < dim; d++) v[d] = (int8_t)(rnd() % 4 ? (int)(rnd() % 61) - 30 : (int)rnd());
-}
-
 static uint16_t sel_hw[MAX_SLOTS], sel_ref[MAX_SLOTS];
 static int32_t val_hw[MAX_SLOTS], val_ref[MAX_SLOTS];
+static ucm_check_t chk = {&hw, &ref, &model, sel_hw, sel_ref, val_hw, val_ref, 12345, 0};
 
-static void one_op(unsigned banks, unsigned slots, unsigned dim) {
-  int8_t v[256];
-  unsigned bank = rnd() % banks, slot = rnd() % slots;
-  unsigned r = rnd() % 100;
-  if (r < 35) {
-    random_vector(v, dim);
-    int protect = rnd() % 8 == 0;
-    uint16_t pos = (uint16_t)(rnd() % 64); /* repeats: min-detect ties on position */
-    SAME("write_key", ucm_write_key(&hw, bank, slot, pos, v, protect),
-         ucm_write_key(&ref, bank, slot, pos, v, protect));
-  } else if (r < 60) {
-    random_vector(v, dim);
-    ucm_load_query(&hw, v);
-    ucm_load_query(&ref, v);
-    unsigned k = 1 + rnd() % (model.valid_count[bank] + 2); /* sometimes too many: UCM_E_K */
-    unsigned flags = rnd() % 8;
-    int32_t thr = (int32_t)(rnd() % 400) - 200;
-    int a = ucm_search(&hw, bank, k, flags, thr, sel_hw, val_hw);
-    int b = ucm_search(&ref, bank, k, flags, thr, sel_ref, val_ref);
-    SAME("search count", a, b);
-    for (int i = 0; i < a && i < b; i++) {
-      SAME("search slot", sel_hw[i], sel_ref[i]);
-      SAME("search similarity", val_hw[i], val_ref[i]);
-    }
-    if (a > 0 && a == b) {
-      int ideal = rnd() % 2;
-      SAME("exact_selected", ucm_exact_selected(&hw, bank, (unsigned)a, ideal, val_hw),
-           ucm_exact_selected(&ref, bank, (unsigned)b, ideal, val_ref));
-      for (int i = 0; i < a; i++) SAME("exact score", val_hw[i], val_ref[i]);
-    }
-  } else if (r < 70) {
-    unsigned n = 1 + rnd() % 16;
-    uint16_t addends[16];
-    for (unsigned i = 0; i < n; i++) {
-      sel_hw[i] = (uint16_t)(rnd() % slots);
-      addends[i] = (uint16_t)rnd();
-    }
-    SAME("accumulate", ucm_accumulate(&hw, bank, sel_hw, addends, n),
-         ucm_accumulate(&ref, bank, sel_hw, addends, n));
-  } else if (r < 80) {
-    SAME("find_victim", ucm_find_victim(&hw, bank), ucm_find_victim(&ref, bank));
-  } else if (r < 88) {
-    int protect = rnd() % 2;
-    if (rnd() % 2) {
-      SAME("set_protect", ucm_set_protect(&hw, bank, slot, protect),
-           ucm_set_protect(&ref, bank, slot, protect));
-    } else {
-      SAME("invalidate", ucm_invalidate(&hw, bank, slot), ucm_invalidate(&ref, bank, slot));
-    }
-  } else if (r < 96) {
-    ucm_slot_info_t a, b;
-    SAME("read_slot", ucm_read_slot(&hw, bank, slot, &a), ucm_read_slot(&ref, bank, slot, &b));
-    SAME("slot valid", a.valid, b.valid);
-    SAME("slot protect", a.protect, b.protect);
-    SAME("slot pos", a.pos, b.pos);
-    SAME("slot acc", a.acc, b.acc);
-    SAME("valid count", a.valid_count, b.valid_count);
-  } else {
-    ucm_config_t cfg = {.query_step = (uint8_t)(1 + rnd() % 20),
-                        .alpha = (uint8_t)(rnd() % 8),
-                        .adc_gain = (uint8_t)(1 + rnd() % 8),
-                        .adc_shift = (uint8_t)(rnd() % 4),
-                        .sigma = (uint8_t)(rnd() % 2 ? rnd() % 40 : 0),
-                        .read_noise = (uint8_t)(rnd() % 2 ? rnd() % 40 : 0),
-                        .stuck_rate = (uint16_t)(rnd() % 2 ? rnd() % 2000 : 0),
-                        .seed = rnd(),
-                        .acc_init = rnd() % 4 ? 0 : rnd()};
-    ucm_configure(&hw, &cfg);
-    ucm_configure(&ref, &cfg);
-    uint8_t step = (uint8_t)(1 + rnd() % 30);
-    SAME("set_step", ucm_set_step(&hw, bank, step), ucm_set_step(&ref, bank, step));
-  }
-}
+static void check(int ok, const char *what, int a, int b) { ucm_check(&chk, ok, what, a, b); }
 
 static volatile unsigned irq_count;
 static void on_array_irq(void) {
@@ -185,19 +96,14 @@ int main(void) {
   }
   ucm_clear_counters(&hw);
   unsigned banks = g->banks < 3 ? g->banks : 3; /* a few banks: fuller ones */
-  for (unsigned i = 0; i < OPS; i++) one_op(banks, g->slots, g->dim);
-  ucm_counters_t a, b;
-  ucm_read_counters(&hw, &a);
-  ucm_read_counters(&ref, &b);
-  for (unsigned i = 0; i < UCM_COUNTERS; i++) {
-    if (a.v[i] != b.v[i]) printf("counter %u differs\n", i);
-    SAME("counter", a.v[i], b.v[i]);
-  }
-  printf("%u driver operations on block and model: %s\n", OPS, failures ? "MISMATCH" : "agree");
+  ucm_check_ops(&chk, banks, OPS);
+  ucm_counters_t a;
+  ucm_check_counters(&chk, &a);
+  printf("%u driver operations on block and model: %s\n", OPS, chk.failures ? "MISMATCH" : "agree");
   printf("searches %lu, busy cycles: write %lu search %lu exact %lu\n", (unsigned long)a.v[UCM_CNT_EV_SEARCH],
          (unsigned long)a.v[UCM_CNT_CYC_WRITE], (unsigned long)a.v[UCM_CNT_CYC_SEARCH],
          (unsigned long)a.v[UCM_CNT_CYC_EXACT]);
   misuse(g->banks, g->slots, g->dim);
-  printf("%s\n", failures ? "ucm_driver FAIL" : "ucm_driver PASS");
-  return failures ? 1 : 0;
+  printf("%s\n", chk.failures ? "ucm_driver FAIL" : "ucm_driver PASS");
+  return chk.failures ? 1 : 0;
 }
