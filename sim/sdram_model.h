@@ -30,6 +30,10 @@ class SdramModel {
   // The pins the controller registered at rising edge CYCLE. False once a
   // rule is broken (error() says which).
   bool clock(uint64_t cycle, const SdramPins &pins);
+  // Whether an edge with no command (CS high) and DQ not driven can be
+  // skipped: no read data due, and the refresh check is not this cycle's
+  // (it runs every 1024 cycles and at every command).
+  bool idle(uint64_t cycle) const { return reads_.empty() && (cycle & 1023) != 0; }
   // What the chip drives on DQ for the controller's edge CYCLE.
   uint16_t dq_for(uint64_t cycle) const;
   const std::string &error() const { return error_; }

@@ -341,12 +341,14 @@ int main(int argc, char **argv) {
     array.rise();
 #endif
 #if SIM_SDRAM_BYTES
-    top->sdram_dq_i = sdram.dq_for(cycle);
+    const bool sdram_idle = sdram.idle(cycle);
+    if (!sdram_idle) top->sdram_dq_i = sdram.dq_for(cycle);
 #endif
     top->clk_i = 1;
     top->eval();
 #if SIM_SDRAM_BYTES
-    if (!sdram.clock(cycle, sdram_pins())) {
+    // Most cycles the controller sends no command: the model has nothing to do.
+    if (!(sdram_idle && top->sdram_cs_no && !top->sdram_dq_oe_o) && !sdram.clock(cycle, sdram_pins())) {
       sdram_broken = true;
       exit_code = kExitSdram;
       break;
