@@ -84,14 +84,16 @@ ulx3s-timing: $(ULX3S_BIT)
 	if awk "BEGIN { exit !($$fmax < $(strip $(ULX3S_MHZ))) }" && [ "$(ALLOW_TIMING_FAIL)" != 1 ]; then \
 	  echo "timing failure: $$fmax MHz < $(strip $(ULX3S_MHZ)) MHz (ALLOW_TIMING_FAIL=1 keeps the bitstream)"; exit 1; fi
 
-# nextpnr's figures for the 85F: the clock it could reach, LUT4s and block RAMs.
+# nextpnr's figures for the 85F: the clock it could reach, LUT4s, block RAMs
+# and multipliers.
 $(BENCH_DIR)/ulx3s.txt: $(BUILD)/boards/ulx3s-85f/ulx3s_85f.bit
 	@mkdir -p $(BENCH_DIR)
 	@log=$(BUILD)/boards/ulx3s-85f/nextpnr.log; \
 	grep "Max frequency for clock '\$$glbnet\$$clk'" $$log | tail -1 | \
 	  sed -n 's/.*: \([0-9.]*\) MHz.*/BENCH ulx3s85_fmax_mhz \1 mhz/p' > $@; \
 	sed -n 's/.*Total LUT4s: *\([0-9]*\)\/.*/BENCH ulx3s85_lut4 \1 luts/p' $$log >> $@; \
-	sed -n 's/.*DP16KD: *\([0-9]*\)\/.*/BENCH ulx3s85_bram \1 dp16kd/p' $$log >> $@
+	sed -n 's/.*DP16KD: *\([0-9]*\)\/.*/BENCH ulx3s85_bram \1 dp16kd/p' $$log >> $@; \
+	sed -n 's/.*MULT18X18D: *\([0-9]*\)\/.*/BENCH ulx3s85_mult18 \1 mult18x18d/p' $$log >> $@
 bench: $(BENCH_DIR)/ulx3s.txt
 
 flash-ulx3s: | $(OPENFPGALOADER_STAMP)
