@@ -172,12 +172,19 @@ struct HostPort {
     if (in_open) poll(&p, 1, ms);
   }
 
-  // A pty's unread output is lost when the master closes: give the client
-  // up to a second to read what the SoC said last.
+  // A pty's unread output is lost when the master closes: wait until the
+  // client has read what the SoC said last. The kernel moves written bytes
+  // to the client's queue a moment later (a work item), so the queue must
+  // stay empty for 100 ms; a client that reads nothing for 2 s is given up.
   void drain() {
-    for (int i = 0; i < 100 && peer_fd >= 0; i++) {
+    if (peer_fd < 0) return;
+    int empty_ms = 0, stuck_ms = 0, last_unread = -1;
+    while (empty_ms < 100 && stuck_ms < 2000) {
       int unread = 0;
-      if (ioctl(peer_fd, FIONREAD, &unread) < 0 || unread == 0) return;
+      if (ioctl(peer_fd, FIONREAD, &unread) < 0) return;
+      empty_ms = unread == 0 ? empty_ms + 10 : 0;
+      stuck_ms = unread != 0 && unread >= last_unread ? stuck_ms + 10 : 0;
+      last_unread = unread;
       usleep(10000);
     }
   }
