@@ -5,9 +5,13 @@ RTL_UCM  := $(filter-out rtl/unicaim/ucm_pkg.sv,$(wildcard rtl/unicaim/*.sv))
 RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
             rtl/bus/soc_xbar.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) rtl/soc/soc_top.sv
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
+# The external memory on its own (the simulator's Vext model).
+EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/mem/dcache.sv rtl/mem/sdram_ctrl.sv rtl/mem/ext_mem.sv
 VLT_WAIVERS := rtl/lint_waivers.vlt
 
-# Both configurations: without external memory and with the ULX3S's SDRAM.
+# The configurations: without external memory, with the ULX3S's SDRAM, and
+# with it outside (the simulator's).
 lint: deps $(GEN)/soc_regs_pkg.sv
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GExternalMemory="1'b1"

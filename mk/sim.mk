@@ -18,24 +18,32 @@ SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 # for the block benchmarks, the boards', the retrieval model's), $(4): the
 # same for the block. With $(4) the array is a Verilated model of its own
 # (Vucm, from the same RTL) beside the SoC's (ExternalArray), which the
-# harness evaluates only in the cycles it can change (docs/soc.md).
+# harness evaluates only in the cycles it can change (docs/soc.md). The
+# external memory (cache and SDRAM controller) is such a model too (Vext,
+# ExternalMemory), unless $(5) keeps it inside the SoC as on the boards.
+SIM_EXT_G := -GClkHz=$(SIM_CLK_HZ) -GSdramBytes=$(SIM_SDRAM)
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
 	$(if $(4),$(Q)rm -rf $(dir $(1))ucm_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vucm --top-module ucm_block $(4) \
 	  -Mdir $(dir $(1))ucm_obj $$(RTL_PKGS) $$(UCM_RTL) $(call to_log,$(dir $(1))verilate_ucm.log))
+	$(if $(5),,$(Q)rm -rf $(dir $(1))ext_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert \
+	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vext --top-module ext_mem $(SIM_EXT_G) \
+	  -Mdir $(dir $(1))ext_obj $$(RTL_PKGS) $$(EXT_MEM_RTL) $(call to_log,$(dir $(1))verilate_ext.log))
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
-	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
+	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI $(SIM_VFLAGS) \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
 	  -GSdramBytes=$(SIM_SDRAM) $(3) \
-	  $(if $(4),-GExternalArray=1) \
+	  $(if $(4),-GExternalArray=1) $(if $(5),,-GExternalMemory=1) \
 	  -CFLAGS "-std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
 	    -DSIM_ROM_BYTES=$(SIM_ROM) -DSIM_SDRAM_BYTES=$(SIM_SDRAM) -I$(abspath $(GEN)) \
-	    $(if $(4),-DSIM_EXTERNAL_ARRAY -I$(abspath $(dir $(1))ucm_obj))" -MAKEFLAGS "$(SIM_OPT)" \
+	    $(if $(4),-DSIM_EXTERNAL_ARRAY -I$(abspath $(dir $(1))ucm_obj)) \
+	    $(if $(5),,-DSIM_EXTERNAL_MEMORY -I$(abspath $(dir $(1))ext_obj))" -MAKEFLAGS "$(SIM_OPT)" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
 	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) \
-	  $(if $(4),$$$$(ls $(abspath $(dir $(1)))/ucm_obj/Vucm*.cpp)) $(call to_log,$(dir $(1))verilate.log)
+	  $(if $(4),$$$$(ls $(abspath $(dir $(1)))/ucm_obj/Vucm*.cpp)) \
+	  $(if $(5),,$$$$(ls $(abspath $(dir $(1)))/ext_obj/Vext*.cpp)) $(call to_log,$(dir $(1))verilate.log)
 	$(Q)cp $(dir $(1))obj/unicaim-sim $(1)
 endef
 
@@ -47,7 +55,7 @@ $(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK
 SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(UCM_PAPER_SOC_G),$(UCM_PAPER_BLOCK_G)))
 SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G),$(UCM_BOARD_BLOCK_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G),$(UCM_BOARD_BLOCK_G),inside))
 SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G),$(UCM_RETR_BLOCK_G)))
 # Without the array: the simulator-speed benchmark's comparison.

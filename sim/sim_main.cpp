@@ -9,9 +9,10 @@
 // at the end of stdin it then ends the run, with status 0.
 // Built with SIM_EXTERNAL_ARRAY, the UniCAIM block is a Verilated model of
 // its own (ArrayModel) that is evaluated only in the cycles it can change.
-// With SIM_SDRAM_BYTES the SoC's SDRAM pins drive a chip model (SdramModel)
-// that checks the controller's timing: a broken rule ends the run with
-// status 3 and the rule's name.
+// With SIM_SDRAM_BYTES the SDRAM pins drive a chip model (SdramModel) that
+// checks the controller's timing: a broken rule ends the run with status 3
+// and the rule's name. Built with SIM_EXTERNAL_MEMORY, the cache and
+// controller driving those pins are a model of their own too (ExtMemory).
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -40,6 +41,9 @@
 #ifdef SIM_EXTERNAL_ARRAY
 #include "Vucm.h"
 #include "Vucm___024root.h"
+#endif
+#ifdef SIM_EXTERNAL_MEMORY
+#include "ext_memory.h"
 #endif
 
 #ifndef SIM_RAM_BYTES
@@ -298,12 +302,25 @@ int main(int argc, char **argv) {
     profile = std::make_unique<PcProfile>(kRomBase, kRomBytes, kRamBase, kRamBytes);
   }
 
+#ifdef SIM_EXTERNAL_MEMORY
+  ExtMemory memory(ctx.get(), trace != nullptr, SIM_SDRAM_BYTES);
+  std::unique_ptr<VerilatedFstC> memory_trace;  // the cache's and controller's signals, in FILE.ext.fst
+  if (trace) {
+    memory_trace = std::make_unique<VerilatedFstC>();
+    memory.model()->trace(memory_trace.get(), 99);
+    memory_trace->open((opt.trace + ".ext.fst").c_str());
+    if (!memory_trace->isOpen()) fail("cannot write trace '" + opt.trace + ".ext.fst'");
+  }
+  Vext *const pins = memory.model();  // what drives the SDRAM pins
+#else
+  Vsoc_top *const pins = top.get();
+#endif
 #if SIM_SDRAM_BYTES
   SdramModel sdram(SIM_SDRAM_BYTES, SIM_CLK_HZ);
-  auto sdram_pins = [&top] {
-    return SdramPins{bool(top->sdram_cke_o), bool(top->sdram_cs_no), bool(top->sdram_ras_no),
-                     bool(top->sdram_cas_no), bool(top->sdram_we_no), top->sdram_ba_o, top->sdram_a_o,
-                     top->sdram_dqm_o, top->sdram_dq_o, bool(top->sdram_dq_oe_o)};
+  auto sdram_pins = [pins] {
+    return SdramPins{bool(pins->sdram_cke_o), bool(pins->sdram_cs_no), bool(pins->sdram_ras_no),
+                     bool(pins->sdram_cas_no), bool(pins->sdram_we_no), pins->sdram_ba_o, pins->sdram_a_o,
+                     pins->sdram_dqm_o, pins->sdram_dq_o, bool(pins->sdram_dq_oe_o)};
   };
 #endif
 
@@ -315,7 +332,7 @@ int main(int argc, char **argv) {
   top->tohost_addr_i = g_image.symbol("tohost");
   top->uart_rx_i = 1;
   top->gpio_i = 0;
-  top->sdram_dq_i = 0;
+  pins->sdram_dq_i = 0;
   top->clk_i = 0;
   top->rst_ni = 0;
   top->eval();
@@ -328,6 +345,12 @@ int main(int argc, char **argv) {
   array.reset(false, false);
   array.reset(false, true);
   array.reset(true, false);
+#endif
+#ifdef SIM_EXTERNAL_MEMORY
+  memory.reset(false, false);
+  memory.reset(false, true);
+  memory.reset(true, false);
+  memory.request(top.get());
 #endif
 
   auto start = std::chrono::steady_clock::now();
@@ -349,13 +372,22 @@ int main(int argc, char **argv) {
 #endif
 #if SIM_SDRAM_BYTES
     const bool sdram_idle = sdram.idle(cycle);
-    if (!sdram_idle) top->sdram_dq_i = sdram.dq_for(cycle);
+    if (!sdram_idle) pins->sdram_dq_i = sdram.dq_for(cycle);
+#endif
+#ifdef SIM_EXTERNAL_MEMORY
+    const bool pins_moved = memory.rise(top.get());  // not evaluated: the pins are as they were
+#else
+    const bool pins_moved = true;
 #endif
     top->clk_i = 1;
     top->eval();
 #if SIM_SDRAM_BYTES
-    // Most cycles the controller sends no command: the model has nothing to do.
-    if (!(sdram_idle && top->sdram_cs_no && !top->sdram_dq_oe_o) && !sdram.clock(cycle, sdram_pins())) {
+    // Most cycles the controller sends no command (a NOP, or CS high) and
+    // holds CKE high: the chip model has nothing to do.
+    const bool command = pins_moved && !(pins->sdram_cke_o && !pins->sdram_dq_oe_o &&
+                                         (pins->sdram_cs_no || (pins->sdram_ras_no && pins->sdram_cas_no &&
+                                                                pins->sdram_we_no)));
+    if ((command || !sdram_idle) && !sdram.clock(cycle, sdram_pins())) {
       sdram_broken = true;
       exit_code = kExitSdram;
       break;
@@ -364,6 +396,10 @@ int main(int argc, char **argv) {
 #ifdef SIM_EXTERNAL_ARRAY
     array.answer(top.get());
     if (array_trace) array_trace->dump(2 * cycle + 1);
+#endif
+#ifdef SIM_EXTERNAL_MEMORY
+    memory.request(top.get());
+    if (memory_trace) memory_trace->dump(2 * cycle + 1);
 #endif
     if (trace) trace->dump(2 * cycle + 1);
     top->clk_i = 0;
@@ -413,6 +449,10 @@ int main(int argc, char **argv) {
 #ifdef SIM_EXTERNAL_ARRAY
   if (array_trace) array_trace->close();
   array.final();
+#endif
+#ifdef SIM_EXTERNAL_MEMORY
+  if (memory_trace) memory_trace->close();
+  memory.final();
 #endif
   if (profile && !profile->write(opt.profile)) fail("cannot write profile '" + opt.profile + "'");
   uint64_t instret = top->rootp->soc_top__DOT__u_core__DOT__u_csr__DOT__minstret_q;

@@ -11,6 +11,12 @@
 // rdata_valid_o. A command must not cross a row (1 KiB); the cache lines and
 // single words the SoC sends never do.
 //
+// Refresh times are kept against now_i, a free-running cycle count, rather
+// than a counter of their own: between requests and refreshes nothing in
+// the controller changes, so a simulator may skip those cycles (soc_top's
+// ExternalMemory). now_i wraps; the controller sees every cycle a refresh
+// falls due in.
+//
 // Pins are registered. The board feeds the chip the inverted clock, so a
 // command registered at edge k is sampled half a cycle later, and read data
 // of a READ registered at edge k is sampled at edge k + CasLatency + 1
@@ -36,6 +42,7 @@ module sdram_ctrl
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  input  logic [15:0]      now_i,
 
   input  logic             cmd_valid_i,
   output logic             cmd_ready_o,
@@ -74,14 +81,15 @@ module sdram_ctrl
   localparam int unsigned TRc   = cycles(TRcNs);
   localparam int unsigned TRfc  = cycles(TRfcNs);
   localparam int unsigned TWr   = cycles(TWrNs) + 1;  // and one clock: parts want tWR = 1 clk + 7 ns or 2 clk
-  localparam int unsigned TRefi = cycles(TRefiNs) - 1;
+  localparam int unsigned TRefi = cycles(TRefiNs);
   localparam int unsigned TInit = cycles(TInitNs);
   localparam int unsigned TMrd  = 2;
   localparam int unsigned WaitW = $clog2(TInit + 1);
+  // since_act_q stops counting here: no rule looks further back.
+  localparam int unsigned SinceMax = ((TRc > TRas) ? TRc : TRas) - 1;
   // A command registered at edge e is followed by the next one at edge
   // e + T at the earliest: the state after it waits T - 2 cycles (the
   // cycle that leaves the state and the one that decides count too).
-  localparam int unsigned RefW  = $clog2(TRefi + 1);
 
   // Commands: {cs_n, ras_n, cas_n, we_n}.
   localparam logic [3:0] CmdNop      = 4'b0111;
@@ -98,6 +106,7 @@ module sdram_ctrl
   initial begin
     if (CasLatency != 2 && CasLatency != 3) $fatal(1, "sdram_ctrl: CasLatency = %0d (2 or 3)", CasLatency);
     if (ReadDelay < CasLatency) $fatal(1, "sdram_ctrl: ReadDelay = %0d < CasLatency", ReadDelay);
+    if (TRefi >= 16'h8000) $fatal(1, "sdram_ctrl: tREFI of %0d cycles does not fit now_i", TRefi);
     if (RowBits > 13 || ColBits > 10) $fatal(1, "sdram_ctrl: RowBits = %0d, ColBits = %0d (A10 is auto-precharge)", RowBits, ColBits);
   end
 
@@ -108,9 +117,9 @@ module sdram_ctrl
   state_e            state_q, state_d;
   logic [WaitW-1:0]  wait_q, wait_d;         // cycles left in this state
   logic [3:0]        init_refs_q, init_refs_d;
-  logic [RefW-1:0]   refresh_timer_q;
-  logic              refresh_due_q, refresh_taken;
-  logic [WaitW-1:0]  since_act_q;            // cycles since the last ACTIVE (saturating)
+  logic [15:0]       refresh_at_q;           // now_i when the next refresh is owed
+  logic              refresh_due_q, refresh_taken, refresh_reached;
+  logic [WaitW-1:0]  since_act_q;            // cycles since the last ACTIVE, up to SinceMax
   // The access being served.
   logic              we_q;
   logic [1:0]        bank_q;
@@ -132,6 +141,7 @@ module sdram_ctrl
   assign take_cmd    = state_q == S_IDLE && !refresh_due_q && cmd_valid_i && since_act_q >= WaitW'(TRc - 1) &&
                        !(cmd_we_i && |rd_pipe_q);
   assign cmd_ready_o = take_cmd;
+  assign refresh_reached = state_q >= S_IDLE && $signed(now_i - refresh_at_q) >= 0;
 
   always_comb begin
     state_d       = state_q;
@@ -222,9 +232,9 @@ module sdram_ctrl
       state_q         <= S_POWERUP;
       wait_q          <= WaitW'(TInit);
       init_refs_q     <= 4'(InitRefreshes);
-      refresh_timer_q <= RefW'(TRefi);
+      refresh_at_q    <= '0;
       refresh_due_q   <= 1'b0;
-      since_act_q     <= '1;
+      since_act_q     <= WaitW'(SinceMax);
       we_q            <= 1'b0;
       bank_q          <= '0;
       col_q           <= '0;
@@ -253,11 +263,14 @@ module sdram_ctrl
       end
       // Refresh: one owed every tREFI, from the end of the initialisation.
       if (refresh_taken) refresh_due_q <= 1'b0;
-      if (state_q < S_IDLE || refresh_timer_q == 0) refresh_timer_q <= RefW'(TRefi);
-      else                                          refresh_timer_q <= refresh_timer_q - 1'b1;
-      if (state_q >= S_IDLE && refresh_timer_q == 0) refresh_due_q <= 1'b1;
-      if (cmd_d == CmdActive)          since_act_q <= '0;
-      else if (since_act_q != '1)      since_act_q <= since_act_q + 1'b1;
+      if (state_q < S_IDLE) begin
+        refresh_at_q <= now_i + 16'(TRefi);
+      end else if (refresh_reached) begin
+        refresh_at_q  <= refresh_at_q + 16'(TRefi);
+        refresh_due_q <= 1'b1;
+      end
+      if (cmd_d == CmdActive)                  since_act_q <= '0;
+      else if (since_act_q < WaitW'(SinceMax)) since_act_q <= since_act_q + 1'b1;
       sdram_cke_o <= 1'b1;
       {sdram_cs_no, sdram_ras_no, sdram_cas_no, sdram_we_no} <= cmd_d;
       sdram_ba_o    <= ba_d;

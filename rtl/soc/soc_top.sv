@@ -6,6 +6,8 @@
 // the ports directly. With ExternalArray the array block is outside, on the
 // array_* ports: the simulator evaluates it as a model of its own, only in
 // the cycles it can change (docs/soc.md); boards leave those ports open.
+// ExternalMemory does the same with the cache and SDRAM controller (ext_mem)
+// on the ext_* ports; the sdram_* pins are then idle.
 module soc_top
 #(
   parameter int unsigned ClkHz    = 50_000_000,
@@ -30,7 +32,8 @@ module soc_top
   parameter int unsigned SdramBytes  = 0,
   parameter int unsigned SdramCasLatency = 2,
   parameter int unsigned DcacheBytes = 8192,
-  parameter int unsigned DcacheLineBytes = 32
+  parameter int unsigned DcacheLineBytes = 32,
+  parameter bit          ExternalMemory = 1'b0
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -48,6 +51,20 @@ module soc_top
   /* verilator lint_off UNUSEDSIGNAL */  // read only with ExternalArray
   input  soc_bus_pkg::bus_rsp_t array_rsp_i,
   input  logic                  array_irq_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  // The external memory's bus port, counters and cycle count, used with
+  // ExternalMemory. Its answer and counters are registers there; these
+  // inputs carry what they become at each edge, registered again here, so
+  // no logic of the SoC's depends on an input (the simulator would
+  // evaluate such logic at every step).
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with ExternalMemory
+  output soc_bus_pkg::bus_req_t ext_req_o,
+  output logic [31:0]           ext_lookup_o,
+  output logic [15:0]           ext_now_o,
+  input  soc_bus_pkg::bus_rsp_t ext_rsp_i,
+  input  logic                  ext_rvalid_i,
+  input  logic [31:0]           dcache_hits_i,
+  input  logic [31:0]           dcache_misses_i,
   /* verilator lint_on UNUSEDSIGNAL */
   // SDRAM pins (the board makes DQ bidirectional and feeds the chip ~clk).
   output logic                 sdram_cke_o,
@@ -73,14 +90,10 @@ module soc_top
   soc_bus_pkg::bus_req_t    dbus_req;
   soc_bus_pkg::bus_rsp_t    dbus_rsp;
   logic        dbus_kill, dbus_rvalid;
-  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
   soc_bus_pkg::bus_req_t    ext_req;
-  /* verilator lint_on UNUSEDSIGNAL */
   soc_bus_pkg::bus_rsp_t    ext_rsp;
   logic        ext_rvalid;
-  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
   logic [31:0] ext_lookup;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] dcache_hits, dcache_misses;
   logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
   logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata, ram_port_rdata;
@@ -278,51 +291,35 @@ module soc_top
   end
 
   if (SdramBytes != 0) begin : g_sdram
-    localparam int unsigned AddrW = $clog2(SdramBytes / 4);
-    logic             cmd_valid, cmd_ready, cmd_we, wdata_ready, rdata_valid;
-    logic [AddrW-1:0] cmd_addr;
-    logic [3:0]       cmd_words_m1, wbe;
-    logic [31:0]      wdata, rdata;
+    logic [15:0] now_q;  // the controller's time base (refreshes)
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) now_q <= '0;
+      else         now_q <= now_q + 1'b1;
+    end
+    assign ext_now_o = now_q;
+  end else begin : g_no_clock
+    assign ext_now_o = '0;
+  end
+  assign ext_req_o    = ext_req;
+  assign ext_lookup_o = ext_lookup;
 
-    dcache #(.SizeBytes(DcacheBytes), .LineBytes(DcacheLineBytes), .AddrW(AddrW)) u_dcache (
+  if (SdramBytes != 0 && !ExternalMemory) begin : g_sdram_mem
+    ext_mem #(
+      .ClkHz           (ClkHz),
+      .SdramBytes      (SdramBytes),
+      .SdramCasLatency (SdramCasLatency),
+      .DcacheBytes     (DcacheBytes),
+      .DcacheLineBytes (DcacheLineBytes)
+    ) u_ext_mem (
       .clk_i,
       .rst_ni,
-      .lookup_addr_i  (ext_lookup),
-      .req_i          (ext_req),
-      .rsp_o          (ext_rsp),
-      .rvalid_o       (ext_rvalid),
-      .hits_o         (dcache_hits),
-      .misses_o       (dcache_misses),
-      .cmd_valid_o    (cmd_valid),
-      .cmd_ready_i    (cmd_ready),
-      .cmd_we_o       (cmd_we),
-      .cmd_addr_o     (cmd_addr),
-      .cmd_words_m1_o (cmd_words_m1),
-      .wdata_o        (wdata),
-      .wbe_o          (wbe),
-      .wdata_ready_i  (wdata_ready),
-      .rdata_i        (rdata),
-      .rdata_valid_i  (rdata_valid)
-    );
-
-    sdram_ctrl #(
-      .ClkHz      (ClkHz),
-      .CasLatency (SdramCasLatency),
-      .RowBits    (AddrW - 10),  // 512 columns of 16 bits, 4 banks
-      .ColBits    (9)
-    ) u_sdram (
-      .clk_i,
-      .rst_ni,
-      .cmd_valid_i    (cmd_valid),
-      .cmd_ready_o    (cmd_ready),
-      .cmd_we_i       (cmd_we),
-      .cmd_addr_i     (cmd_addr),
-      .cmd_words_m1_i (cmd_words_m1),
-      .wdata_i        (wdata),
-      .wbe_i          (wbe),
-      .wdata_ready_o  (wdata_ready),
-      .rdata_o        (rdata),
-      .rdata_valid_o  (rdata_valid),
+      .now_i         (ext_now_o),
+      .lookup_addr_i (ext_lookup),
+      .req_i         (ext_req),
+      .rsp_o         (ext_rsp),
+      .rvalid_o      (ext_rvalid),
+      .hits_o        (dcache_hits),
+      .misses_o      (dcache_misses),
       .sdram_cke_o,
       .sdram_cs_no,
       .sdram_ras_no,
@@ -335,11 +332,27 @@ module soc_top
       .sdram_dq_oe_o,
       .sdram_dq_i
     );
-  end else begin : g_no_sdram
-    assign ext_rsp       = '0;
-    assign ext_rvalid    = 1'b0;  // never asked: the region is unmapped
-    assign dcache_hits   = '0;
-    assign dcache_misses = '0;
+  end else begin : g_no_sdram_mem
+    if (SdramBytes != 0) begin : g_external_memory
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          ext_rsp       <= '0;
+          ext_rvalid    <= 1'b0;
+          dcache_hits   <= '0;
+          dcache_misses <= '0;
+        end else begin
+          ext_rsp       <= ext_rsp_i;
+          ext_rvalid    <= ext_rvalid_i;
+          dcache_hits   <= dcache_hits_i;
+          dcache_misses <= dcache_misses_i;
+        end
+      end
+    end else begin : g_no_memory
+      assign ext_rsp       = '0;
+      assign ext_rvalid    = 1'b0;  // never asked: the region is unmapped
+      assign dcache_hits   = '0;
+      assign dcache_misses = '0;
+    end
     assign sdram_cke_o   = 1'b0;
     assign sdram_cs_no   = 1'b1;
     assign sdram_ras_no  = 1'b1;
