@@ -63,9 +63,10 @@ class ExtMemory {
   void final() { m_->final(); }
 
  private:
-  // Cycles evaluated after the last busy one: the registered pins and the
-  // answer's valid return to rest, since-ACTIVE reaches its limit.
-  static constexpr unsigned kSettleCycles = 8;
+  // Cycles evaluated after the last busy one, a margin: the pins, the
+  // answer's valid and since-ACTIVE are at rest once the states are idle
+  // (busy covers the valid; an access lasts longer than tRC).
+  static constexpr unsigned kSettleCycles = 2;
   static constexpr int kReqBit = 69;  // soc_bus_pkg::bus_req_t.req, its top bit
   static constexpr unsigned kCacheIdle = 1, kCtrlIdle = 4;  // dcache / sdram_ctrl state_e S_IDLE
 

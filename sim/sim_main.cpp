@@ -39,8 +39,7 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 #ifdef SIM_EXTERNAL_ARRAY
-#include "Vucm.h"
-#include "Vucm___024root.h"
+#include "array_model.h"
 #endif
 #ifdef SIM_EXTERNAL_MEMORY
 #include "ext_memory.h"
@@ -205,61 +204,6 @@ bool waits_for_uart(const Vsoc_top___024root *root) {
          root->soc_top__DOT__u_uart__DOT__tx_idle;
 }
 
-#ifdef SIM_EXTERNAL_ARRAY
-// The array block beside the SoC (soc_top's ExternalArray). It is evaluated
-// only while it works, in the cycles the bus addresses it and for a few
-// cycles after, until its registers have settled: each of them changes only
-// with a request or a command, so the cycles skipped would leave it as it
-// is. Its request comes registered from the bus, so a cycle is: the block's
-// edge on the request it saw, the SoC's edge, then the block's answer to the
-// SoC's new request. Tracing evaluates it every cycle.
-class ArrayModel {
- public:
-  ArrayModel(VerilatedContext *ctx, bool every_cycle) : m_(std::make_unique<Vucm>(ctx)), every_(every_cycle) {}
-  Vucm *model() { return m_.get(); }
-
-  void reset(bool rst_n, bool clk) {
-    m_->rst_ni = rst_n;
-    m_->clk_i = clk;
-    m_->eval();
-  }
-
-  // Before the SoC's rising edge. The falling edge needs no evaluation of its
-  // own (nothing in the block uses it): answer()'s sees the clock low.
-  void rise() {
-    if (!awake()) return;
-    m_->clk_i = 1;
-    m_->eval();
-    m_->clk_i = 0;
-  }
-
-  // After the SoC's rising edge.
-  void answer(Vsoc_top *top) {
-    const bool req = (top->array_req_o[2] >> (kReqBit - 64)) & 1;
-    if (req || awake()) {
-      for (int i = 0; i < 3; i++) m_->req_i[i] = top->array_req_o[i];
-      m_->eval();
-      if (top->array_rsp_i != m_->rsp_o || top->array_irq_i != m_->irq_o) {
-        top->array_rsp_i = m_->rsp_o;
-        top->array_irq_i = m_->irq_o;
-        top->eval();
-      }
-    }
-    settle_ = (req || m_->rootp->ucm_block__DOT__state_q != 0) ? kSettleCycles : (settle_ ? settle_ - 1 : 0);
-  }
-
-  void final() { m_->final(); }
-
- private:
-  static constexpr unsigned kSettleCycles = 4;
-  static constexpr int kReqBit = 69;  // soc_bus_pkg::bus_req_t.req, its top bit
-  bool awake() const { return every_ || settle_ > 0; }
-
-  std::unique_ptr<Vucm> m_;
-  bool every_;
-  unsigned settle_ = kSettleCycles;
-};
-#endif
 
 }  // namespace
 
@@ -368,7 +312,7 @@ int main(int argc, char **argv) {
   };
   for (;;) {
 #ifdef SIM_EXTERNAL_ARRAY
-    array.rise();
+    array.rise(top.get());
 #endif
 #if SIM_SDRAM_BYTES
     const bool sdram_idle = sdram.idle(cycle);
@@ -394,7 +338,6 @@ int main(int argc, char **argv) {
     }
 #endif
 #ifdef SIM_EXTERNAL_ARRAY
-    array.answer(top.get());
     if (array_trace) array_trace->dump(2 * cycle + 1);
 #endif
 #ifdef SIM_EXTERNAL_MEMORY

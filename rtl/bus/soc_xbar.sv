@@ -48,8 +48,11 @@ module soc_xbar
   output logic [NumPeriph*soc_bus_pkg::BusReqW-1:0] periph_req_o,
   input  logic [NumPeriph*soc_bus_pkg::BusRspW-1:0] periph_rsp_i,
 
-  // The array: registered like a peripheral, addr = offset in its region.
+  // The array: registered like a peripheral, addr = offset in its region;
+  // array_req_next_o is what array_req_o becomes at the next edge (for a
+  // simulator model of the array that answers ahead, soc_top ExternalArray).
   output soc_bus_pkg::bus_req_t    array_req_o,
+  output soc_bus_pkg::bus_req_t    array_req_next_o,
   input  soc_bus_pkg::bus_rsp_t    array_rsp_i,
 
   // External memory: registered like a peripheral (req for one cycle, addr
@@ -179,6 +182,11 @@ module soc_xbar
     array_req_o      = periph_idle;
     array_req_o.req  = array_req_q;
     array_req_o.addr = {16'b0, array_offset_q};
+  end
+  always_comb begin
+    array_req_next_o      = periph_d;
+    array_req_next_o.req  = accepted && (dsel == SEL_ARRAY);
+    array_req_next_o.addr = {16'b0, dbus_req_i.addr[15:0]};
   end
   always_comb begin
     periph_selected     = periph_idle;

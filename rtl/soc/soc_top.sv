@@ -6,6 +6,11 @@
 // the ports directly. With ExternalArray the array block is outside, on the
 // array_* ports: the simulator evaluates it as a model of its own, only in
 // the cycles it can change (docs/soc.md); boards leave those ports open.
+// It gets the request the bus registers at the next edge and answers ahead;
+// the SoC registers the answer at that edge, where the block inside would
+// answer the registered request combinationally: the same cycle, and no
+// logic of the SoC's behind an input (the simulator evaluates such logic at
+// every step).
 // ExternalMemory does the same with the cache and SDRAM controller (ext_mem)
 // on the ext_* ports; the sdram_* pins are then idle.
 module soc_top
@@ -47,7 +52,7 @@ module soc_top
   output logic                 exit_valid_o,
   output logic [31:0]          exit_code_o,
   // The array block's bus port and interrupt, used with ExternalArray.
-  output soc_bus_pkg::bus_req_t array_req_o,
+  output soc_bus_pkg::bus_req_t array_req_o,    // registered at the next edge
   /* verilator lint_off UNUSEDSIGNAL */  // read only with ExternalArray
   input  soc_bus_pkg::bus_rsp_t array_rsp_i,
   input  logic                  array_irq_i,
@@ -101,7 +106,7 @@ module soc_top
   logic        ram_b_rd;
   soc_bus_pkg::bus_req_t uart_req, timer_req, gpio_req, sysctl_req;
   soc_bus_pkg::bus_rsp_t uart_rsp, timer_rsp, gpio_rsp, sysctl_rsp;
-  soc_bus_pkg::bus_req_t array_req;
+  soc_bus_pkg::bus_req_t array_req, array_req_next;
   soc_bus_pkg::bus_rsp_t array_rsp;
   logic        timer_irq, ext_irq, uart_irq, gpio_irq, ucm_irq;
   logic [63:0] mtime;
@@ -157,6 +162,7 @@ module soc_top
     .periph_req_o  ({sysctl_req, gpio_req, timer_req, uart_req}),
     .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp}),
     .array_req_o   (array_req),
+    .array_req_next_o (array_req_next),
     .array_rsp_i   (array_rsp),
     .ext_req_o     (ext_req),
     .ext_lookup_o  (ext_lookup),
@@ -264,7 +270,7 @@ module soc_top
     .exit_code_o
   );
 
-  assign array_req_o = array_req;
+  assign array_req_o = array_req_next;
   if (UcmBanks != 0 && !ExternalArray) begin : g_array
     ucm_block #(
       .Banks    (UcmBanks),
@@ -283,8 +289,15 @@ module soc_top
       .irq_o (ucm_irq)
     );
   end else if (UcmBanks != 0) begin : g_external_array
-    assign array_rsp = array_rsp_i;
-    assign ucm_irq   = array_irq_i;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        array_rsp <= '0;
+        ucm_irq   <= 1'b0;
+      end else begin
+        array_rsp <= array_rsp_i;
+        ucm_irq   <= array_irq_i;
+      end
+    end
   end else begin : g_no_array
     assign array_rsp = '0;  // the bus decoder answers the region with errors
     assign ucm_irq   = 1'b0;
