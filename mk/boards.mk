@@ -114,6 +114,25 @@ $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blo
 	  $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/llm_512k.elf
 
+# The llm app for the ULX3S-85F: code, stack and small buffers in its
+# 128 KiB of block RAM; the model image, the state arena (activations, the
+# key and value caches of the full 512-position context) and the console's
+# buffers in its SDRAM, behind the data cache (linker/ram.ld's EXT). make bitstream BOARD=ulx3s BOARD_APP=llm_ulx3s
+# holds the RAM part; the bootloader loads both (uartctl upload).
+LLM_ULX3S_DEFS := -DLLM_BUFFERS_IN_EXT
+$(FW_BUILD)/obj/llm_ulx3s_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_ULX3S_DEFS) -MMD -MP -c $< -o $@
+$(FW_BUILD)/obj/llm_ulx3s_model.o: firmware/apps/llm/model_blob.S $(LLM_IMAGE) | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(LLM_IMAGE))"' \
+	  -c $< -o $@
+$(FW_BUILD)/llm_ulx3s.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_ulx3s_main.o $(FW_BUILD)/obj/llm_ulx3s_model.o \
+                           linker/ram.ld
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
+	  $(filter %.o,$^) -o $@
+firmware: $(FW_BUILD)/llm_ulx3s.elf
+
 # ---------------------------------------------------------------- the array on a board
 # The driver test (block against the golden model) for 128 KiB of RAM: the
 # boards' 20 x 128 x 8 array (a small heap: it allocates nothing). Upload it to a board, or run it on the

@@ -6,7 +6,7 @@ RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
             rtl/bus/soc_xbar.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) rtl/soc/soc_top.sv
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
 # The external memory on its own (the simulator's Vext model).
-EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/mem/dcache.sv rtl/mem/sdram_ctrl.sv rtl/mem/ext_mem.sv
+EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/mem/dcache.sv rtl/mem/sdram_ctrl.sv rtl/mem/ext_mem.sv
 VLT_WAIVERS := rtl/lint_waivers.vlt
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and

@@ -116,3 +116,10 @@ uint32_t ElfImage::word(uint32_t addr) const {
   auto it = words_.find(addr & ~3u);
   return it == words_.end() ? 0 : it->second;
 }
+
+std::vector<std::pair<uint32_t, uint32_t>> ElfImage::words_in(uint32_t base, uint32_t size) const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (const auto &w : words_)
+    if (w.first >= base && w.first - base < size) out.push_back(w);
+  return out;
+}

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct MemRegion {
@@ -22,6 +23,8 @@ class ElfImage {
   uint32_t symbol(const std::string &name) const;
   // Word at ADDR (zero where nothing was loaded).
   uint32_t word(uint32_t addr) const;
+  // The words loaded in [BASE, BASE + SIZE), as (address, contents).
+  std::vector<std::pair<uint32_t, uint32_t>> words_in(uint32_t base, uint32_t size) const;
 
  private:
   uint32_t entry_ = 0;

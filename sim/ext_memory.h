@@ -7,8 +7,8 @@
 // read at the core's address only for a request that follows. So a cycle
 // is evaluated when the core is addressing the region (the cache reads its
 // RAMs at that address), a request arrives, a refresh falls due, or the
-// cache or controller is still busy, and for a few cycles after; the
-// cycles skipped would have left every register as it was. Tracing
+// cache, its prefetch or the controller is still busy, and for a few cycles
+// after; the cycles skipped would have left every register as it was. Tracing
 // evaluates it every cycle. Its outputs are registers; the SoC takes their
 // new values at the same edge (soc_top registers them again), so they are
 // handed over before the SoC's edge and the SoC is evaluated once.
@@ -76,6 +76,7 @@ class ExtMemory {
   bool busy() const {
     const auto *r = m_->rootp;
     return addressed() || r->ext_mem__DOT__u_dcache__DOT__state_q != kCacheIdle ||
+           r->ext_mem__DOT__u_dcache__DOT__pf_state_q != 0 ||  // a prefetch waiting or reading
            r->ext_mem__DOT__u_sdram__DOT__state_q != kCtrlIdle || r->ext_mem__DOT__u_sdram__DOT__rd_pipe_q ||
            r->ext_mem__DOT__u_sdram__DOT__refresh_due_q || m_->rvalid_o;
   }

@@ -211,7 +211,10 @@ int main(int argc, char **argv) {
   Options opt = parse(argc, argv);
 
   std::string err;
-  const std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}};
+  std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}};
+#if SIM_SDRAM_BYTES
+  regions.push_back({"EXT", EXT_BASE, SIM_SDRAM_BYTES});
+#endif
   if (!g_image.load(opt.elf, regions, &err)) fail(err);
   if (!opt.preload.empty() && !g_preload.load(opt.preload, regions, &err)) fail(err);
 
@@ -261,6 +264,15 @@ int main(int argc, char **argv) {
 #endif
 #if SIM_SDRAM_BYTES
   SdramModel sdram(SIM_SDRAM_BYTES, SIM_CLK_HZ);
+  // What the programs place in external memory is in the chip from the
+  // start, as after an upload. The controller maps a word's offset w to
+  // bank w[9:8], row w[..:10] and columns 2 w[7:0] (+1): the chip's cell
+  // index (row, bank, column) is then the offset in halfwords.
+  for (const ElfImage *image : {&g_preload, &g_image})
+    for (const auto &w : image->words_in(EXT_BASE, SIM_SDRAM_BYTES)) {
+      sdram.poke((w.first - EXT_BASE) / 2, uint16_t(w.second));
+      sdram.poke((w.first - EXT_BASE) / 2 + 1, uint16_t(w.second >> 16));
+    }
   auto sdram_pins = [pins] {
     return SdramPins{bool(pins->sdram_cke_o), bool(pins->sdram_cs_no), bool(pins->sdram_ras_no),
                      bool(pins->sdram_cas_no), bool(pins->sdram_we_no), pins->sdram_ba_o, pins->sdram_a_o,

@@ -56,6 +56,7 @@ def finish(proc):
 
 
 def collect(build, run):
+    import elfimage
     import uartctl
     sim = os.path.join(build, "sim", "unicaim-sim")
     boot = os.path.join(build, "fw", "bootrom.elf")
@@ -80,13 +81,12 @@ def collect(build, run):
         rc, err = finish(proc)
         return rc == 0 and line.startswith("RUN") and "Hello from" in text, f"rc={rc}\n{line}\n{text}{err}"
 
-    @add("model-upload-runs")
-    def _():
-        # stories260K in the board build (llm_512k.elf, 365 KB) over the
-        # bootloader: it answers a story with the host's tokens.
-        proc, port = start_sim(sim, boot)
+    def story_after_upload(sim_bin, elf):
+        """ELF uploaded over the bootloader on SIM_BIN answers a story with
+        the host's tokens."""
+        proc, port = start_sim(sim_bin, boot)
         try:
-            line = uartctl.upload(port, os.path.join(build, "fw", "llm_512k.elf"), announce=open(os.devnull, "w"))
+            line = uartctl.upload(port, os.path.join(build, "fw", elf), announce=open(os.devnull, "w"))
         except uartctl.UploadError as e:
             proc.kill()
             return False, f"upload failed: {e}"
@@ -103,8 +103,23 @@ def collect(build, run):
         ok = rc == 0 and line.startswith("RUN") and soc and want and soc.group(0).strip() == want.group(0).strip()
         return ok, f"rc={rc}\n{line}\n{text[-1500:]}\nhost: {want.group(0) if want else host}\n{err[-300:]}"
 
-    def refused(header_fields, data, want, then_good=True):
-        """Send a crafted upload; expect WANT, no program start, and recovery."""
+    @add("model-upload-runs")
+    def _():
+        # stories260K in the board build (llm_512k.elf, 365 KB) over the
+        # bootloader.
+        return story_after_upload(sim, "llm_512k.elf")
+
+    @add("model-in-sdram-upload-runs")
+    def _():
+        # The ULX3S build of the llm app (llm_ulx3s.elf: code in block RAM,
+        # the model image and the state in SDRAM) on the board simulator
+        # (cache and controller inside the SoC, as in the bitstream): the
+        # client sends the SDRAM piece first (LOADED), then the code (RUN).
+        return story_after_upload(os.path.join(build, "sim_board", "unicaim-sim"), "llm_ulx3s.elf")
+
+    def refused(header_fields, data, want, then_good=True, answer=rb"ERR[^\n]*\n"):
+        """Send a crafted upload; expect WANT (in the line ANSWER matches), no
+        program start, and recovery."""
         proc, port = start_sim(sim, boot, preload=hello)
         read_until(port, proc, rb"waiting", 20)
         port.write(b"UCB1")
@@ -113,7 +128,7 @@ def collect(build, run):
         if data:
             got += read_until(port, proc, rb"OK|ERR[^\n]*\n", 20)
             port.write(data)
-        got += read_until(port, proc, rb"ERR[^\n]*\n", 60)
+        got += read_until(port, proc, answer, 60)
         ok = want in got and "Hello from" not in got and "RUN" not in got
         detail = got
         if ok and then_good:  # the bootloader still takes a good upload
@@ -129,7 +144,7 @@ def collect(build, run):
         finish(proc)
         return ok, detail
 
-    base, image, entry = uartctl.elf_image(hello)
+    base, image, entry = elfimage.elf_image(hello)
     crc = zlib.crc32(image) & 0xFFFFFFFF
 
     @add("corrupt-upload-refused")
@@ -157,5 +172,24 @@ def collect(build, run):
     @add("misaligned-upload-refused")
     def _():
         return refused((base + 2, len(image), crc, entry), b"", "ERR misaligned")
+
+    ext_base = 0x40000000
+
+    @add("entry-in-external-memory-refused")
+    def _():
+        # Code cannot run from external memory: refused at the header.
+        return refused((ext_base, len(image), crc, ext_base), b"", "ERR entry in external memory")
+
+    @add("upload-past-external-memory-refused")
+    def _():
+        # The last 4 KiB of the 32 MB, 8 KiB long: past the end.
+        return refused((ext_base + (32 << 20) - 4096, 8192, crc, 0xFFFFFFFF), b"", "ERR image outside RAM and external")
+
+    @add("piece-loads-then-a-program-runs")
+    def _():
+        # A piece for external memory (entry 0xFFFFFFFF) is answered LOADED
+        # and nothing starts; the next upload runs as usual.
+        return refused((ext_base + 4096, len(image), crc, 0xFFFFFFFF), image, "LOADED 0x40001000",
+                       answer=rb"LOADED[^\n]*\n")
 
     return tests

@@ -52,12 +52,13 @@ def collect(build, run):
         # External memory through the waiting bus, the data cache, the
         # controller and the chip model (which ends the run on a broken timing
         # rule): the memory test passes, the cache's counters count a line's
-        # one miss, and a load past its end is an access fault.
+        # one miss, the stream buffer gives up a line the cache takes, and a
+        # load past its end is an access fault.
         rc, out, err = sim_run(os.path.join(fw, "test_sdram.elf"), extra=["--max-cycles", "50000000"])
         ok = (rc == 133 and "external memory: 32 MiB" in out and "sdram: 0 failures" in out and
               "sdram PASS" in out and "load access fault" in out and "mtval=0x42000000" in out and
               "store behind a load: [#]" in out and "a fresh line: 1 miss, 7 hits" in out and
-              "violated" not in err)
+              "a line leaves the stream buffer for the cache: ok" in out and "violated" not in err)
         return ok, f"rc={rc}\n{out}{err}"
 
     @add("sdram-beside-the-soc-matches-inside")
@@ -73,6 +74,23 @@ def collect(build, run):
         ok = (all(rc == 133 and "sdram PASS" in out for rc, out, _ in runs) and all(cycles) and
               runs[0][1] == runs[1][1] and cycles[0].group(1) == cycles[1].group(1))
         return ok, "\n".join(f"rc={rc}\n{out[-400:]}{err[-300:]}" for rc, out, err in runs)
+
+    @add("llm-model-in-sdram")
+    def _():
+        # llm_ulx3s.elf with its SDRAM part in the chip model from the start
+        # (the simulator loads an ELF's external-memory segments there): the
+        # story's tokens are the host's, and `bench` reports the data cache's
+        # hit rate (most accesses hit; the weights stream through).
+        rc, out, err = run([sim, "--elf", os.path.join(fw, "llm_ulx3s.elf"), "--max-cycles", "200000000"], 300,
+                           b"story -n 12 --ids Once upon a time\nbench 2\nexit 0\n")
+        host = run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "llm", "model.ucm"), "-n", "12",
+                    "-i", "Once upon a time", "--ids"], 60)[1]
+        soc = re.search(r"^TOKENS.*$", out, re.M)
+        want = re.search(r"^TOKENS.*$", host, re.M)
+        pct = re.search(r"^BENCH dcache_hit_pct_llm ([0-9.]+) pct", out, re.M)
+        ok = (rc == 0 and soc and want and soc.group(0).strip() == want.group(0).strip() and pct and
+              50 < float(pct.group(1)) < 100)
+        return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}\nhost: {want.group(0) if want else host}"
 
     def selftest(sim_bin):
         rc, out, err = run([sim_bin, "--elf", os.path.join(fw, "selftest.elf"), "--max-cycles", "300000000"], 300,
@@ -212,7 +230,7 @@ def collect(build, run):
                 f.write(data)
         cases = [(["--upload", os.path.join(tmp, n)], w) for n, w in
                  (("arm.elf", "not a 32-bit little-endian RISC-V ELF"), ("truncated.elf", "is truncated"),
-                  ("sixty.elf", "bad program headers"), ("rom_ram.elf", "do not fit one memory region"))]
+                  ("sixty.elf", "bad program headers"), ("rom_ram.elf", "do not fit the memory regions"))]
         cases += [(["--upload", "/nonexistent.elf"], "cannot read /nonexistent.elf"),
                   (["--upload", tmp], "is a directory"),
                   (["--script", "/nonexistent.txt"], "cannot read the script /nonexistent.txt")]

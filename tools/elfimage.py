@@ -1,15 +1,17 @@
-"""The loadable bytes of an RV32 ELF as one block (address, data, entry),
-checked as the simulator's loader checks them (sim/elf_image.cpp): a
-32-bit little-endian RISC-V executable, every loadable segment inside the
-file and inside one memory region, the entry point inside it too. Shared by
-the upload client, the memory-image generator and the profiler. Read with
-pyelftools (Debian: python3-pyelftools)."""
+"""The loadable bytes of an RV32 ELF as one block per memory region
+(address, data) and its entry point, checked as the simulator's loader
+checks them (sim/elf_image.cpp): a 32-bit little-endian RISC-V executable,
+every loadable segment inside the file and inside one memory region, the
+entry point inside the code's block. Shared by the upload client, the
+memory-image generator and the profiler. Read with pyelftools (Debian:
+python3-pyelftools)."""
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 # The SoC's memory map (rtl/soc/regmap.toml): where loadable code may go.
 ROM = (0x0100_0000, 16 * 1024)
 RAM = (0x8000_0000, 256 * 1024 * 1024)  # the largest board RAM (Arty A7: 256 MB DDR3L)
+EXT = (0x4000_0000, 32 * 1024 * 1024)   # external memory, data only (the ULX3S's SDRAM)
 
 
 class ElfError(Exception):
@@ -38,13 +40,23 @@ def _open(path):
 def elf_image(path, regions=(ROM, RAM)):
     """(base, image bytes, entry) of PATH's loadable segments, which must all
     lie in one of REGIONS ((base, size) pairs), as must the entry point."""
+    pieces, entry = elf_pieces(path, regions, one_region=True)
+    return pieces[0][0], pieces[0][1], entry
+
+
+def elf_pieces(path, regions=(ROM, RAM), one_region=False):
+    """([(base, image bytes)], entry): PATH's loadable segments as one block
+    per region of REGIONS they lie in, the block with the entry point last
+    (the entry must lie in the first region's block). ONE_REGION: all in one."""
     f, elf = _open(path)
     with f:
         size = f.seek(0, 2)
         try:
             segments = []
             for i, seg in enumerate(elf.iter_segments()):
-                if seg["p_type"] != "PT_LOAD" or not seg["p_memsz"]:
+                # Only the file's bytes: what follows in memory (.bss) the
+                # program's start-up code zeroes.
+                if seg["p_type"] != "PT_LOAD" or not seg["p_filesz"]:
                     continue
                 off, filesz, memsz, addr = seg["p_offset"], seg["p_filesz"], seg["p_memsz"], seg["p_paddr"]
                 if filesz > memsz:
@@ -52,25 +64,34 @@ def elf_image(path, regions=(ROM, RAM)):
                 if off + filesz > size:
                     raise ElfError(f"{path} is truncated (segment {i} needs bytes {off}..{off + filesz} of {size})")
                 f.seek(off)
-                segments.append((i, addr, f.read(filesz).ljust(memsz, b"\0")))
+                segments.append((i, addr, f.read(filesz)))
         except ELFError as e:
             raise ElfError(f"{path}: bad program headers ({e})")
     if not segments:
         raise ElfError(f"{path} has nothing to load")
-    base = min(a for _, a, _ in segments)
-    end = max(a + len(d) for _, a, d in segments)
-    region = next((r for r in regions if r[0] <= base and end <= r[0] + r[1]), None)
-    if region is None:
-        where = ", ".join(f"{i} at {a:#010x}..{a + len(d):#010x}" for i, a, d in segments)
-        allowed = " or ".join(f"{b:#010x}..{b + s:#010x}" for b, s in regions)
-        raise ElfError(f"{path}: its segments ({where}) do not fit one memory region ({allowed})")
+    where = ", ".join(f"{i} at {a:#010x}..{a + len(d):#010x}" for i, a, d in segments)
+    allowed = " or ".join(f"{b:#010x}..{b + s:#010x}" for b, s in regions)
+    groups = {}
+    for i, a, d in segments:
+        region = next((r for r in regions if r[0] <= a and a + len(d) <= r[0] + r[1]), None)
+        if region is None or (one_region and groups and region not in groups):
+            raise ElfError(f"{path}: its segments ({where}) do not fit "
+                           f"{'one memory region' if one_region else 'the memory regions'} ({allowed})")
+        groups.setdefault(region, []).append((a, d))
     entry = elf["e_entry"]
-    if not base <= entry < end:
-        raise ElfError(f"{path}: entry point {entry:#010x} is outside its image ({base:#010x}..{end:#010x})")
-    image = bytearray(end - base)
-    for _, a, d in segments:
-        image[a - base:a - base + len(d)] = d
-    return base, bytes(image), entry
+    pieces = []
+    for region, segs in groups.items():
+        base = min(a for a, _ in segs)
+        image = bytearray(max(a + len(d) for a, d in segs) - base)
+        for a, d in segs:
+            image[a - base:a - base + len(d)] = d
+        pieces.append((base, bytes(image)))
+    code = [p for p in pieces if p[0] <= entry < p[0] + len(p[1])]
+    if not code or (not one_region and not regions[0][0] <= entry < regions[0][0] + regions[0][1]):
+        spans = ", ".join(f"{b:#010x}..{b + len(d):#010x}" for b, d in pieces)
+        raise ElfError(f"{path}: entry point {entry:#010x} is outside its image ({spans})")
+    pieces.remove(code[0])
+    return pieces + code, entry
 
 
 def elf_functions(path):

@@ -7,10 +7,12 @@ simulator's pseudo-terminal -- interactively or from a script.
   uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--upload APP.elf] [--script FILE]
       talk to a board
 
---upload checks APP.elf (a 32-bit RISC-V executable that fits the RAM) and
-sends it to the boot ROM's bootloader first (reset the board when asked),
-with a progress bar, rate and time left; a refusal is shown with the
-bootloader's reason. Then it talks to the program it started.
+--upload checks APP.elf (a 32-bit RISC-V executable whose code fits the RAM
+and data the RAM or external memory) and sends it to the boot ROM's
+bootloader first (reset the board when asked; data for external memory
+goes first, as pieces the bootloader only loads), with a progress bar, rate
+and time left; a refusal is shown with the bootloader's reason. Then it
+talks to the program it started.
 
 A script is a text file of console lines; each is sent after the prompt
 ("> ") appears, and the output is streamed to stdout. Lines starting with '#'
@@ -42,7 +44,7 @@ import zlib
 import serial  # Debian: python3-serial
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from elfimage import RAM, ElfError, elf_image  # noqa: E402
+from elfimage import EXT, RAM, ElfError, elf_pieces  # noqa: E402
 
 PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -122,13 +124,17 @@ def progress(out, sent, total, t0):
     out.flush()
 
 
-def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM):
+NO_ENTRY = 0xFFFFFFFF  # a piece that is only loaded (firmware/boot/boot_upload.h)
+
+
+def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM, ext=EXT):
     """Checks an ELF and sends it to the bootloader through PORT (a serial
     port or a Link, which then keeps what the program sent after the RUN
-    line); returns the bootloader's RUN line. UploadError says why it was
-    not run."""
+    line); returns the bootloader's RUN line. A program with data in
+    external memory goes in pieces: each block of data first (answered
+    LOADED), the code last. UploadError says why it was not run."""
     try:
-        addr, image, entry = elf_image(path, regions=(ram,))
+        pieces, entry = elf_pieces(path, regions=(ram, ext))
     except ElfError as e:
         raise UploadError(str(e))
     link = port if isinstance(port, Link) else Link(port)
@@ -142,41 +148,47 @@ def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM):
         reason = link.seen.decode(errors="replace").strip()
         return UploadError(f"refused: {reason[reason.find('ERR'):] if 'ERR' in reason else reason or e}")
 
-    announce.write("uartctl: waiting for the bootloader (reset the board if nothing happens)\n")
-    start = time.monotonic()
-    while True:
-        link.send(b"UCB1")
-        try:
-            link.expect([b"HDR"], 0.5, "bootloader")
-            break
-        except Silence:
-            if time.monotonic() - start > idle:
-                raise UploadError(f"no answer from the bootloader in {idle:g} s")
-    link.seen.clear()
-    link.send(b"UCHD" + struct.pack("<IIII", addr, len(image), zlib.crc32(image) & 0xFFFFFFFF, entry))
-    try:
-        if link.expect([b"OK", b"ERR"], idle, "answer to the header") != b"OK":
-            raise refusal("header refused")
-        sent, t0 = 0, time.monotonic()
-        while sent < len(image):
-            chunk = image[sent:sent + block]
-            link.seen.clear()
-            link.send(chunk)
-            if link.expect([b"K", b"ERR"], idle, "acknowledgement", bytewise=True) != b"K":
-                raise refusal("block refused")
-            sent += len(chunk)
-            progress(announce, sent, len(image), t0)
-        announce.write("\n")
+    def send(addr, image, entry, answer):
+        """One upload: the handshake, the header, the blocks, then ANSWER."""
+        start = time.monotonic()
+        while True:
+            link.send(b"UCB1")
+            try:
+                link.expect([b"HDR"], 0.5, "bootloader")
+                break
+            except Silence:
+                if time.monotonic() - start > idle:
+                    raise UploadError(f"no answer from the bootloader in {idle:g} s")
         link.seen.clear()
-        if link.expect([b"RUN", b"ERR"], idle, "start", bytewise=True) != b"RUN":
-            raise refusal("image refused")
-        del link.seen[:link.seen.index(b"RUN")]
-        link.expect([b"\n"], idle, "end of the RUN line", bytewise=True)
-    except Silence as e:
-        raise UploadError(str(e))
-    line = link.seen[:link.seen.index(b"\n")].decode(errors="replace").strip()
-    link.take(b"\n")
-    return line
+        link.send(b"UCHD" + struct.pack("<IIII", addr, len(image), zlib.crc32(image) & 0xFFFFFFFF, entry))
+        try:
+            if link.expect([b"OK", b"ERR"], idle, "answer to the header") != b"OK":
+                raise refusal("header refused")
+            sent, t0 = 0, time.monotonic()
+            while sent < len(image):
+                chunk = image[sent:sent + block]
+                link.seen.clear()
+                link.send(chunk)
+                if link.expect([b"K", b"ERR"], idle, "acknowledgement", bytewise=True) != b"K":
+                    raise refusal("block refused")
+                sent += len(chunk)
+                progress(announce, sent, len(image), t0)
+            announce.write("\n")
+            link.seen.clear()
+            if link.expect([answer, b"ERR"], idle, "start", bytewise=True) != answer:
+                raise refusal("image refused")
+            del link.seen[:link.seen.index(answer)]
+            link.expect([b"\n"], idle, f"end of the {answer.decode()} line", bytewise=True)
+        except Silence as e:
+            raise UploadError(str(e))
+        line = link.seen[:link.seen.index(b"\n")].decode(errors="replace").strip()
+        link.take(b"\n")
+        return line
+
+    announce.write("uartctl: waiting for the bootloader (reset the board if nothing happens)\n")
+    for addr, image in pieces[:-1]:
+        announce.write(f"uartctl: {addr:#010x}: {send(addr, image, NO_ENTRY, b'LOADED')}\n")
+    return send(*pieces[-1], entry, b"RUN")
 
 
 def script_lines(path):
@@ -335,7 +347,7 @@ def cmd_sim(args):
         script_lines(args.script)  # refused before anything starts
     if args.upload:
         try:
-            elf_image(args.upload, regions=(RAM,))
+            elf_pieces(args.upload, regions=(RAM, EXT))
         except ElfError as e:
             raise Refused(f"upload refused: {e}")
     cmd = [args.sim, "--elf", args.elf, "--uart-pty"]

@@ -57,16 +57,23 @@ void boot_receive(const boot_port_t *p) {
     return;
   }
   const uint32_t ram_end = p->ram_base + p->ram_bytes - BOOT_STACK_RESERVE;
-  if ((addr & 3) || (entry & 3)) {
+  const bool load_only = entry == BOOT_NO_ENTRY;
+  if ((addr & 3) || (!load_only && (entry & 3))) {
     refuse(p, "misaligned address or entry");
     return;
   }
-  if (len == 0 || addr < p->ram_base || addr >= ram_end || len > ram_end - addr) {
-    refuse(p, "image outside RAM");
+  const bool in_ram = addr >= p->ram_base && addr < ram_end && len <= ram_end - addr;
+  const bool in_ext = addr >= p->ext_base && addr - p->ext_base < p->ext_bytes && len <= p->ext_bytes - (addr - p->ext_base);
+  if (len == 0 || (!in_ram && !in_ext)) {
+    refuse(p, p->ext_bytes ? "image outside RAM and external memory" : "image outside RAM");
     return;
   }
-  if (entry < addr || entry - addr >= len) {
+  if (!load_only && (entry < addr || entry - addr >= len)) {
     refuse(p, "entry outside the image");
+    return;
+  }
+  if (!load_only && !in_ram) {
+    refuse(p, "entry in external memory (code runs from RAM)");
     return;
   }
   boot_put_str(p, "OK\r\n");
@@ -86,12 +93,17 @@ void boot_receive(const boot_port_t *p) {
     refuse(p, "crc mismatch");
     return;
   }
-  boot_put_str(p, "\r\nRUN ");
-  boot_put_hex(p, entry);
+  if (load_only) {
+    boot_put_str(p, "\r\nLOADED ");
+    boot_put_hex(p, addr);
+  } else {
+    boot_put_str(p, "\r\nRUN ");
+    boot_put_hex(p, entry);
+  }
   p->put_char(' ');
   put_dec(p, len);
   boot_put_str(p, " bytes ");
   put_dec(p, cycles);
   boot_put_str(p, " cycles\r\n");
-  p->start(entry);
+  if (!load_only) p->start(entry);
 }

@@ -11,9 +11,10 @@ typedef struct {
   int (*get_byte)(uint64_t deadline); /* a byte, or -1 once DEADLINE passed (0: never) */
   void (*put_char)(char c);
   uint64_t (*now)(void);
-  uint8_t *(*ram)(uint32_t addr);    /* where RAM address ADDR is */
+  uint8_t *(*ram)(uint32_t addr);    /* where memory address ADDR is (RAM or external) */
   void (*start)(uint32_t entry);     /* runs the image; does not return on the SoC */
   uint32_t ram_base, ram_bytes;      /* the top STACK_RESERVE bytes are the bootloader's */
+  uint32_t ext_base, ext_bytes;      /* external memory (0 bytes: none); data only */
   uint64_t second;                   /* ticks of now() in a second */
 } boot_port_t;
 
@@ -21,12 +22,16 @@ typedef struct {
 #define BOOT_HEADER_MAGIC "UCHD"
 #define BOOT_BLOCK_BYTES 1024u
 #define BOOT_STACK_RESERVE 4096u
+/* The entry of an image that is only loaded: a program in pieces (its data
+   in external memory) sends every piece but the last with it. */
+#define BOOT_NO_ENTRY 0xFFFFFFFFu
 
 /* Waits for the 4-byte MAGIC until DEADLINE (0 = forever); false on timeout. */
 bool boot_wait_for(const boot_port_t *p, const char *magic, uint64_t deadline);
 
 /* One upload after the boot magic: the header, the image, its check, then
-   p->start. Returns when the upload is refused (with "ERR <reason>" sent). */
+   p->start -- or, with entry BOOT_NO_ENTRY, "LOADED ..." and a return.
+   Returns also when the upload is refused (with "ERR <reason>" sent). */
 void boot_receive(const boot_port_t *p);
 
 void boot_put_str(const boot_port_t *p, const char *s);

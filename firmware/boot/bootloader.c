@@ -9,6 +9,9 @@
                                        -> boot: "OK" or "ERR <reason>"
      host: the image in blocks of 1024 bytes, each acknowledged with 'K'
                                        -> boot: "RUN <entry> ..." or "ERR <reason>"
+   An image may go to RAM or, as data, to external memory (sysctl EXT_SIZE);
+   a program in pieces sends each but the last with entry 0xFFFFFFFF, which
+   is answered "LOADED <address> ..." and followed by the next upload.
    A bad header (misaligned, outside RAM, overlapping the bootloader's stack,
    entry outside the image), a stall of more than a second (a fifth in the
    simulator), or a CRC mismatch
@@ -63,6 +66,8 @@ void boot_main(void) {
       .start = start,
       .ram_base = RAM_BASE,
       .ram_bytes = SYSCTL_RAM_SIZE,
+      .ext_base = EXT_BASE,
+      .ext_bytes = SYSCTL_EXT_SIZE,
       .second = (SYSCTL_FEATURES & SYSCTL_FEATURES_SIM_MASK) ? SYSCTL_CLK_HZ / 5 : SYSCTL_CLK_HZ,
   };
   boot_put_str(&port, "\r\nUCBOOT 1 ram ");
@@ -78,6 +83,6 @@ void boot_main(void) {
   }
   for (;;) {
     boot_receive(&port);
-    boot_wait_for(&port, BOOT_MAGIC, 0); /* after a refusal: only a new upload, never the old RAM */
+    boot_wait_for(&port, BOOT_MAGIC, 0); /* after a refusal or a piece: only a new upload, never the old RAM */
   }
 }

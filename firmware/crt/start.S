@@ -1,5 +1,6 @@
 /* Reset entry for firmware in RAM: stack at the top of the RAM present,
-   global pointer, thread pointer, trap vector, cleared .tbss/.bss, then main() and exit(). */
+   global pointer, thread pointer, trap vector, cleared .tbss/.bss (and
+   .ext_bss in external memory), then main() and exit(). */
 #include "soc_regs.h"
 
   .section .text.start, "ax"
@@ -20,16 +21,23 @@ _start:
 
   la    a0, __zero_start
   la    a1, __zero_end
-1:
-  bgeu  a0, a1, 2f
-  sw    zero, 0(a0)
-  addi  a0, a0, 4
-  j     1b
-2:
+  call  zero_words
+  la    a0, __ext_zero_start
+  la    a1, __ext_zero_end
+  call  zero_words
   li    a0, 0
   li    a1, 0
   call  main
   tail  exit
+
+/* Zeroes the words from a0 up to a1. */
+zero_words:
+  bgeu  a0, a1, 1f
+  sw    zero, 0(a0)
+  addi  a0, a0, 4
+  j     zero_words
+1:
+  ret
 
 /* Trap entry: save the caller-saved registers, let C dispatch, return. */
   .section .text.trap, "ax"

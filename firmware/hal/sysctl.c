@@ -5,7 +5,7 @@
 
 uint32_t sysctl_clk_hz(void) { return SYSCTL_CLK_HZ; }
 uint32_t sysctl_ram_size(void) { return SYSCTL_RAM_SIZE; }
-uint32_t sysctl_ext_size(void) { return SYSCTL_EXT_SIZE; }
+uint32_t sysctl_ext_size(void) { return (SYSCTL_FEATURES & SYSCTL_FEATURES_EXT_MASK) ? SYSCTL_EXT_SIZE : 0; }
 bool sysctl_is_sim(void) { return SYSCTL_FEATURES & SYSCTL_FEATURES_SIM_MASK; }
 
 void sysctl_exit(int code) {

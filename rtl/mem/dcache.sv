@@ -8,11 +8,20 @@
 // (the core waits one cycle). A miss writes a dirty victim back, fills the
 // line, then answers. After reset every line is invalidated (one a cycle);
 // requests wait for that.
+//
+// With Prefetch, a miss on line L also reads line L + 1, if the cache does
+// not hold it, into a one-line stream buffer while the core goes on; a
+// later miss on that line fills from the buffer (8 cycles instead of a
+// memory burst). The buffer never holds a line the cache holds -- checked
+// when the prefetch starts, and a line leaves the buffer when it enters
+// the cache -- so it needs no coherence of its own. Streams (a model's
+// weights, a cache of keys and values) then cost less than misses.
 module dcache
 #(
   parameter int unsigned SizeBytes = 8192,
   parameter int unsigned LineBytes = 32,
   parameter int unsigned AddrW     = 23,  // word address bits of the memory
+  parameter bit          Prefetch  = 1'b1,
   localparam int unsigned LineWords = LineBytes / 4,
   localparam int unsigned Lines     = SizeBytes / LineBytes,
   localparam int unsigned OffW      = $clog2(LineWords),
@@ -66,6 +75,14 @@ module dcache
   logic [OffW-1:0]     count_q;       // words of the line moved so far
   logic [IndexW-1:0]   init_q;        // the line being invalidated
   logic                pending_q;     // a request arrived during S_INIT
+  // The stream buffer: line pf_line_q, being read (PF_CMD, PF_READ) or
+  // complete (pf_full_q).
+  typedef enum logic [1:0] { PF_IDLE, PF_CMD, PF_READ } pf_state_e;
+  pf_state_e           pf_state_q;
+  logic [TagW+IndexW-1:0] pf_line_q, next_line;
+  logic                pf_full_q, pf_hit, pf_start, pf_next_cached, from_pf_q;
+  logic [OffW-1:0]     pf_count_q;
+  logic [31:0]         pf_word;
   // The RAMs: tags and words, read at rd_* (a cycle later), written at wr_*.
   logic [EntryW-1:0]   tag_rdata, tag_wdata;
   logic                tag_we;
@@ -115,7 +132,27 @@ module dcache
   assign cur_index = (state_q == S_IDLE) ? req_i.addr[OffW+2 +: IndexW] : index_q;
   assign cur_off   = (state_q == S_IDLE) ? req_i.addr[2 +: OffW] : off_q;
   assign hit       = tag_rdata[Valid] && tag_rdata[TagW-1:0] == cur_tag;
-  assign fill_word = (we_q && count_q == off_q) ? merge(rdata_i, wdata_q, be_q) : rdata_i;
+  // The word a fill writes: from memory, or from the stream buffer.
+  logic [31:0] fill_in;
+  logic        fill_valid;
+  assign fill_in    = from_pf_q ? pf_word : rdata_i;
+  assign fill_valid = from_pf_q || (rdata_valid_i && pf_state_q == PF_IDLE);
+  assign fill_word  = (we_q && count_q == off_q) ? merge(fill_in, wdata_q, be_q) : fill_in;
+
+  assign next_line      = {tag_q, index_q} + 1'b1;
+  // During a fill the tag RAM reads the next line's entry (nothing else
+  // reads it then): is that line cached?
+  assign pf_next_cached = tag_rdata[Valid] && tag_rdata[TagW-1:0] == next_line[IndexW +: TagW];
+  assign pf_hit         = pf_full_q && pf_line_q == {tag_q, index_q};
+
+  lut_ram #(.Width(32), .Depth(LineWords)) u_stream (
+    .clk_i,
+    .we_i    (pf_state_q == PF_READ && rdata_valid_i),
+    .waddr_i (pf_count_q),
+    .wdata_i (rdata_i),
+    .raddr_i (count_q),
+    .rdata_o (pf_word)
+  );
 
   // RAM addresses: the core's lookup while idle, the line being written
   // back (one word ahead as the controller takes one), the latched access.
@@ -129,6 +166,7 @@ module dcache
       end
       S_WB_CMD: data_raddr = {index_q, OffW'(0)};
       S_WB:     data_raddr = {index_q, count_q + OffW'(wdata_ready_i)};
+      S_FILL_CMD, S_FILL: tag_raddr = next_line[IndexW-1:0];
       default: ;
     endcase
   end
@@ -146,6 +184,7 @@ module dcache
     cmd_valid_o = 1'b0;
     cmd_we_o    = 1'b0;
     cmd_addr_o  = {tag_q, index_q, OffW'(0)};
+    pf_start    = 1'b0;
     unique case (state_q)
       S_INIT: begin
         tag_we    = 1'b1;
@@ -166,18 +205,23 @@ module dcache
           state_d = (tag_rdata[Valid] && tag_rdata[Dirty]) ? S_WB_CMD : S_FILL_CMD;
         end
       end
-      S_WB_CMD: begin
+      // The memory port is the stream buffer's until its read is done.
+      S_WB_CMD: if (pf_state_q == PF_IDLE) begin
         cmd_valid_o = 1'b1;
         cmd_we_o    = 1'b1;
         cmd_addr_o  = {victim_tag_q, index_q, OffW'(0)};
         if (cmd_ready_i) state_d = S_WB;
       end
       S_WB: if (wdata_ready_i && count_q == OffW'(LineWords - 1)) state_d = S_FILL_CMD;
-      S_FILL_CMD: begin
-        cmd_valid_o = 1'b1;
-        if (cmd_ready_i) state_d = S_FILL;
+      S_FILL_CMD: if (pf_state_q == PF_IDLE) begin
+        if (pf_hit) begin
+          state_d = S_FILL;  // from the buffer
+        end else begin
+          cmd_valid_o = 1'b1;
+          if (cmd_ready_i) state_d = S_FILL;
+        end
       end
-      S_FILL: if (rdata_valid_i) begin
+      S_FILL: if (fill_valid) begin
         data_we    = 1'b1;
         data_waddr = {index_q, count_q};
         data_wdata = fill_word;
@@ -188,10 +232,16 @@ module dcache
           answer      = 1'b1;
           answer_data = (count_q == off_q) ? fill_word : fill_hold_q;
           state_d     = S_IDLE;
+          pf_start    = Prefetch && !pf_next_cached;
         end
       end
       default: state_d = S_IDLE;
     endcase
+    if (pf_state_q == PF_CMD) begin
+      cmd_valid_o = 1'b1;
+      cmd_we_o    = 1'b0;
+      cmd_addr_o  = {pf_line_q, OffW'(0)};
+    end
   end
 
   assign wdata_o        = data_rdata;
@@ -214,6 +264,11 @@ module dcache
       rvalid_o  <= 1'b0;
       rsp_o     <= '0;
       fill_hold_q <= '0;
+      from_pf_q <= 1'b0;
+      pf_state_q <= PF_IDLE;
+      pf_line_q <= '0;
+      pf_full_q <= 1'b0;
+      pf_count_q <= '0;
       hits_o    <= '0;
       misses_o  <= '0;
     end else begin
@@ -235,9 +290,34 @@ module dcache
         if (hit) hits_o <= hits_o + 1'b1;
         else     misses_o <= misses_o + 1'b1;
       end
-      if (state_q == S_FILL && rdata_valid_i && count_q == off_q) fill_hold_q <= fill_word;
-      if ((state_q == S_WB && wdata_ready_i) || (state_q == S_FILL && rdata_valid_i)) count_q <= count_q + 1'b1;
+      if (state_q == S_FILL && fill_valid && count_q == off_q) fill_hold_q <= fill_word;
+      if ((state_q == S_WB && wdata_ready_i) || (state_q == S_FILL && fill_valid)) count_q <= count_q + 1'b1;
       if (state_q == S_WB_CMD || state_q == S_FILL_CMD) count_q <= '0;
+      if (state_q == S_FILL_CMD) from_pf_q <= pf_state_q == PF_IDLE && pf_hit;
+      if (state_q == S_FILL && answer) begin
+        from_pf_q <= 1'b0;
+        if (from_pf_q) pf_full_q <= 1'b0;  // the line is the cache's now
+      end
+      // The stream buffer's read: the command, then a word per rdata_valid_i.
+      unique case (pf_state_q)
+        PF_IDLE: if (pf_start) begin
+          pf_state_q <= PF_CMD;
+          pf_line_q  <= next_line;
+          pf_full_q  <= 1'b0;
+        end
+        PF_CMD: if (cmd_ready_i) begin
+          pf_state_q <= PF_READ;
+          pf_count_q <= '0;
+        end
+        PF_READ: if (rdata_valid_i) begin
+          pf_count_q <= pf_count_q + 1'b1;
+          if (pf_count_q == OffW'(LineWords - 1)) begin
+            pf_state_q <= PF_IDLE;
+            pf_full_q  <= 1'b1;
+          end
+        end
+        default: pf_state_q <= PF_IDLE;
+      endcase
     end
   end
 

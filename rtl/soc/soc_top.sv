@@ -254,7 +254,7 @@ module soc_top
     .RamBytes (RamBytes),
     .RomBytes (RomBytes),
     .ExtBytes (SdramBytes),
-    .Features ({30'b0, UcmBanks != 0, Sim})
+    .Features ({29'b0, SdramBytes != 0, UcmBanks != 0, Sim})
   ) u_sysctl (
     .clk_i,
     .rst_ni,

@@ -2,8 +2,9 @@
    arbitrary bytes as what the host sends, as boot_main runs it after the
    boot magic. Each byte read advances the clock one tick; the end of the
    input is silence, so every wait times out. Checked: nothing is written
-   outside the RAM below the bootloader's stack; an image starts only with a
-   good CRC and its entry inside it; every refusal says why. */
+   outside the RAM below the bootloader's stack and the external memory; an
+   image starts only with a good CRC and its entry inside it, in RAM; every
+   upload that returns was refused with a reason or loaded (LOADED). */
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,8 +17,10 @@
 
 #define RAM_BASE 0x80000000u
 #define RAM_BYTES (64u * 1024u)
+#define EXT_BASE 0x40000000u
+#define EXT_BYTES (16u * 1024u)
 
-static uint8_t ram_bytes[RAM_BYTES];
+static uint8_t ram_bytes[RAM_BYTES], ext_bytes[EXT_BYTES];
 static const uint8_t *input;
 static size_t input_len, input_at;
 static uint64_t clock_ticks;
@@ -40,6 +43,7 @@ static void put_char(char c) {
 static uint64_t now(void) { return clock_ticks; }
 
 static uint8_t *ram(uint32_t addr) {
+  if (addr >= EXT_BASE && addr - EXT_BASE < EXT_BYTES) return ext_bytes + (addr - EXT_BASE);
   if (addr < RAM_BASE || addr - RAM_BASE >= RAM_BYTES) abort();
   return ram_bytes + (addr - RAM_BASE);
 }
@@ -51,7 +55,7 @@ static void start(uint32_t entry) {
 
 static const boot_port_t port = {
     .get_byte = get_byte, .put_char = put_char, .now = now, .ram = ram, .start = start,
-    .ram_base = RAM_BASE, .ram_bytes = RAM_BYTES, .second = 100,
+    .ram_base = RAM_BASE, .ram_bytes = RAM_BYTES, .ext_base = EXT_BASE, .ext_bytes = EXT_BYTES, .second = 100,
 };
 
 /* The header as sent: the image (LEN bytes at ADDR) must match its CRC. */
@@ -87,9 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     said_len = 0;
     said[0] = '\0';
     boot_receive(&port);
-    /* A refusal names its reason on one line. */
+    /* A piece loaded, or a refusal naming its reason on one line. */
     const char *err = strstr(said, "ERR ");
-    if (!err || !strchr(err, '\n') || err[4] == '\r') abort();
+    const char *loaded = strstr(said, "LOADED 0x");
+    if (loaded ? !strstr(said, "OK\r\n") || err : !err || !strchr(err, '\n') || err[4] == '\r') abort();
   } while (boot_wait_for(&port, BOOT_MAGIC, 0));
   return 0;
 }

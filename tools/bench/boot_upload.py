@@ -27,7 +27,7 @@ def main():
     args = ap.parse_args()
     proc, port = boot_tests.start_sim(args.sim, args.boot)
     try:
-        line = uartctl.upload(port, args.app, announce=sys.stderr, wait=600)
+        line = uartctl.upload(port, args.app, announce=sys.stderr, idle=600)
     finally:
         proc.kill()
         proc.wait()

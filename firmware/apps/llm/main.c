@@ -42,7 +42,14 @@ extern const uint8_t llm_model_image[], llm_model_image_end[];
 
 static llm_model_t model;
 static llm_state_t state;
-static uint32_t arena[LLM_ARENA_BYTES / 4];
+/* A build with external memory (llm_ulx3s.elf) puts the state and the
+   console's big buffers there (linker/ram.ld's .ext_bss). */
+#ifdef LLM_BUFFERS_IN_EXT
+#define BUFFER __attribute__((section(".ext_bss")))
+#else
+#define BUFFER
+#endif
+static uint32_t arena[LLM_ARENA_BYTES / 4] BUFFER;
 /* The sampler's buffers and the encoder's share memory: a story encodes its
    prompt before the sampler starts. */
 static union {
@@ -51,11 +58,11 @@ static union {
     uint16_t order[LLM_MAX_VOCAB];
   } sampler;
   uint16_t encoder[LLM_ENCODE_WORK_BYTES(LLM_PROMPT_BYTES, LLM_MAX_PIECE) / 2];
-} scratch;
+} scratch BUFFER;
 static char work[512]; /* a policy's description */
-static char prompt_text[LLM_PROMPT_BYTES]; /* gathered by `prompt add`, used by the next story */
+static char prompt_text[LLM_PROMPT_BYTES] BUFFER; /* gathered by `prompt add`, used by the next story */
 static size_t prompt_len;
-static int prompt_tokens[sizeof prompt_text + 2]; /* the encoder starts from one token per byte */
+static int prompt_tokens[sizeof prompt_text + 2] BUFFER; /* the encoder starts from one token per byte */
 static ucm_t array;
 static int array_ok; /* the SoC has the block and it fits the model */
 static ucm_config_t device; /* the array's settings (kv_device_defaults + the device command) */
@@ -251,7 +258,8 @@ static int cmd_story(int argc, char **argv) {
    over positions 0..15 as the prefill figure (prefill runs the same
    one-token forward here). Without POS, a whole story: the full context,
    positions 16, 256 and 500 in detail, the mean over the decoded positions
-   (16 on) and a CURVE line every 16 positions. */
+   (16 on) and a CURVE line every 16 positions. With external memory, the
+   data cache's hit rate over the run too. */
 static int cmd_bench(int argc, char **argv) {
   int32_t want[8] = {16, 256, 500};
   int n = argc - 1, last = 0, story = n == 0;
@@ -278,6 +286,8 @@ static int cmd_bench(int argc, char **argv) {
   llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, scratch.sampler.probs, scratch.sampler.order);
   int token = LLM_TOKEN_BOS;
   uint64_t prefill = 0, decode = 0;
+  const int ext = sysctl_ext_size() != 0; /* the counters exist */
+  const uint32_t hits0 = ext ? SYSCTL_DCACHE_HITS : 0, misses0 = ext ? SYSCTL_DCACHE_MISSES : 0;
   for (int pos = 0; pos <= last; pos++) {
     memset(state.phase_cycles, 0, sizeof state.phase_cycles);
     uint64_t t0 = read_cycle();
@@ -310,6 +320,12 @@ static int cmd_bench(int argc, char **argv) {
   if (story)
     printf("BENCH lm_decode_cycles_mean_%d %llu cycles\n", model.seq_len,
            (unsigned long long)(decode / (uint64_t)(model.seq_len - 16)));
+  const uint64_t hits = ext ? SYSCTL_DCACHE_HITS - hits0 : 0;
+  const uint64_t accesses = hits + (ext ? SYSCTL_DCACHE_MISSES - misses0 : 0);
+  if (accesses) {
+    print_fixed("BENCH dcache_hit_pct_llm ", hits * 100000 / accesses);
+    printf(" pct\n");
+  }
   return 0;
 }
 

@@ -1,6 +1,10 @@
 /* The model image (tools/llm/convert.py output), linked into the firmware.
-   MODEL_IMAGE is its path, given by the build. */
-  .section .rodata.model, "a"
+   MODEL_IMAGE is its path, given by the build; MODEL_SECTION, if given,
+   its section (.ext.model: external memory, linker/ram.ld). */
+#ifndef MODEL_SECTION
+#define MODEL_SECTION .rodata.model
+#endif
+  .section MODEL_SECTION, "a"
   .balign 16
   .globl llm_model_image
 llm_model_image:

@@ -54,14 +54,13 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
                                                               const uint16_t *rows, int n, int32_t head_factor,
                                                               int32_t *score, int32_t *prob, uint16_t *kept,
                                                               int scaled, int32_t max) {
-  const size_t nkv = (size_t)kv->n_kv_heads;
   const int32_t *kscale = kv_scales_of(kv, kv->key_scale, layer, kvh);
   const int32_t *vscale = kv_scales_of(kv, kv->value_scale, layer, kvh);
   if (!scaled) {
     max = INT32_MIN;
     for (int i = 0; i < n; i++) {
       size_t t = rows ? rows[i] : (size_t)i;
-      int32_t s = (int32_t)(((int64_t)a[i] * kscale[t * nkv]) >> 16); /* Q8, before the head factor */
+      int32_t s = (int32_t)(((int64_t)a[i] * kscale[t]) >> 16); /* Q8, before the head factor */
       a[i] = s;
       if (s > max) max = s;
     }
@@ -101,7 +100,7 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
       if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
       if (prob) prob[i] = p;
     }
-    uint32_t scale = fx_mulhu((uint32_t)vscale[t * nkv], inv_hi); /* (vscale * inv) >> 16, Q24 */
+    uint32_t scale = fx_mulhu((uint32_t)vscale[t], inv_hi); /* (vscale * inv) >> 16, Q24 */
     a[j] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
     kept[j] = (uint16_t)t;
   }
@@ -135,7 +134,7 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
   int32_t *att[2] = {kv->att, kv->att + kv->seq_len}, max[2];
   if (count == 2)
     attn_scores2(att[0], att[1], max, q[0], q[1], kv->keys + base, stride, kv_scales_of(kv, kv->key_scale, layer, kvh),
-                 (size_t)kv->n_kv_heads, n, hs);
+                 1, n, hs);
   else
     attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);
   for (int j = 0; j < count; j++) {

@@ -23,22 +23,25 @@ static inline size_t kv_slots_of(const kv_cache_t *kv, int h) {
   return (size_t)h * (size_t)kv->seq_len;
 }
 
-/* The row of (layer, slot) in the key, value and scale arrays. */
-static inline size_t kv_row_of(const kv_cache_t *kv, int layer, int slot) {
-  return (size_t)layer * (size_t)kv->seq_len + (size_t)slot;
-}
+/* Keys, values and their scales are stored head by head ([layer][kv head]
+   [slot]...): attention over one head reads each as one run of memory,
+   which a cache in front of external memory streams. */
 
 /* Where (layer, kvh)'s components of slot 0 start in keys/values; slot s is
    s * kv_stride further. */
 static inline size_t kv_stride(const kv_cache_t *kv) {
-  return (size_t)(kv->n_kv_heads * kv->head_size);
+  return (size_t)kv->head_size;
 }
 static inline size_t kv_base_of(const kv_cache_t *kv, int layer, int kvh) {
-  return kv_row_of(kv, layer, 0) * kv_stride(kv) + (size_t)(kvh * kv->head_size);
+  return kv_slots_of(kv, kv_head_of(kv, layer, kvh)) * kv_stride(kv);
 }
-/* (layer, kvh)'s key or value scales: slot s's is n_kv_heads * s further. */
+/* Where (layer, kvh)'s scale of slot SLOT is in key_scale / value_scale. */
+static inline size_t kv_scale_at(const kv_cache_t *kv, int layer, int kvh, int slot) {
+  return kv_slots_of(kv, kv_head_of(kv, layer, kvh)) + (size_t)slot;
+}
+/* (layer, kvh)'s key or value scales: slot s's is s further. */
 static inline const int32_t *kv_scales_of(const kv_cache_t *kv, const int32_t *scales, int layer, int kvh) {
-  return scales + kv_row_of(kv, layer, 0) * (size_t)kv->n_kv_heads + (size_t)kvh;
+  return scales + kv_scale_at(kv, layer, kvh, 0);
 }
 
 /* Pages per (layer, kv head) at the smallest page size, and where page G of

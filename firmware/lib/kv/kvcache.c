@@ -188,7 +188,7 @@ static int victim(kv_cache_t *kv, int layer, int kvh, int pos) {
 /* Dense backend: close the holes a compression left, keeping the order, so
    that the used slots are 0..used-1. */
 static void compact(kv_cache_t *kv, int layer, int kvh) {
-  const int hs = kv->head_size, nkv = kv->n_kv_heads, h = kv_head_of(kv, layer, kvh);
+  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
   uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
   int32_t *score = kv->slot_score + kv_slots_of(kv, h);
   uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
@@ -200,8 +200,7 @@ static void compact(kv_cache_t *kv, int layer, int kvh) {
       memcpy(kv->keys + base + (size_t)to * stride, kv->keys + base + (size_t)from * stride,
              sizeof *kv->keys * (size_t)hs);
       memcpy(kv->values + base + (size_t)to * stride, kv->values + base + (size_t)from * stride, (size_t)hs);
-      size_t a = kv_row_of(kv, layer, to) * (size_t)nkv + (size_t)kvh;
-      size_t b = kv_row_of(kv, layer, from) * (size_t)nkv + (size_t)kvh;
+      size_t a = kv_scale_at(kv, layer, kvh, to), b = kv_scale_at(kv, layer, kvh, from);
       kv->key_scale[a] = kv->key_scale[b];
       kv->value_scale[a] = kv->value_scale[b];
       at[to] = at[from];
@@ -231,7 +230,7 @@ static void end_prompt(kv_cache_t *kv, int layer, int kvh) {
 
 void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, int32_t key_scale,
               const int8_t *value, int32_t value_scale) {
-  const int hs = kv->head_size, nkv = kv->n_kv_heads, h = kv_head_of(kv, layer, kvh);
+  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
   if (pos == 0) start_sequence(kv, h);
   if (pos == kv->prompt_len) end_prompt(kv, layer, kvh);
   int slot;
@@ -243,14 +242,13 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
     kv->evictions++;
   }
   kv_slot_place(kv, h, slot, pos);
-  size_t row = kv_row_of(kv, layer, slot);
   size_t at = kv_base_of(kv, layer, kvh) + (size_t)slot * kv_stride(kv);
   for (int i = 0; i < hs; i++) {
     kv->values[at + (size_t)i] = value[i];
     kv->keys[at + (size_t)i] = key[i];
   }
-  kv->value_scale[row * (size_t)nkv + (size_t)kvh] = value_scale;
-  kv->key_scale[row * (size_t)nkv + (size_t)kvh] = key_scale;
+  kv->value_scale[kv_scale_at(kv, layer, kvh, slot)] = value_scale;
+  kv->key_scale[kv_scale_at(kv, layer, kvh, slot)] = key_scale;
   if (kv->backend == KV_UNICAIM) {
     int8_t cells[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
     kv_encode_key(kv, kv_binary_layer(kv, layer), key, cells);

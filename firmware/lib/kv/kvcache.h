@@ -54,9 +54,9 @@ typedef struct {
   kv_backend_t backend;
   int n_layers, n_kv_heads, head_size, seq_len;
   int slots;                        /* usable slots per (layer, kv head): seq_len, or a smaller bank's */
-  int16_t *keys;                    /* [layer][slot][kv_dim], 12-bit */
-  int8_t *values;                   /* [layer][slot][kv_dim] */
-  int32_t *key_scale, *value_scale; /* [layer][slot][kv_head], Q24 */
+  int16_t *keys;                    /* [layer][kv_head][slot][head_size], 12-bit (kv_slots.h) */
+  int8_t *values;                   /* [layer][kv_head][slot][head_size] */
+  int32_t *key_scale, *value_scale; /* [layer][kv_head][slot], Q24 */
   int32_t *att;                     /* scratch, seq_len per query head */
   kv_policy_t policy;
   int capacity;    /* positions held at most while generating */
