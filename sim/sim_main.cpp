@@ -216,6 +216,12 @@ int main(int argc, char **argv) {
   regions.push_back({"EXT", EXT_BASE, SIM_SDRAM_BYTES});
 #endif
   if (!g_image.load(opt.elf, regions, &err)) fail(err);
+  if (g_image.entry() - EXT_BASE < EXT_SIZE) {
+    char msg[128];
+    std::snprintf(msg, sizeof msg, "entry point 0x%08x is in external memory (code runs from ROM or RAM)",
+                  g_image.entry());
+    fail("'" + opt.elf + "': " + msg);
+  }
   if (!opt.preload.empty() && !g_preload.load(opt.preload, regions, &err)) fail(err);
 
   auto ctx = std::make_unique<VerilatedContext>();

@@ -440,12 +440,23 @@ def collect(build, run):
         ph_size, ph_num = struct.unpack_from("<HH", data, 42)
         for i in range(ph_num):
             off = ph_off + i * ph_size
-            if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to 0x40000000
-                struct.pack_into("<II", data, off + 8, 0x40000000, 0x40000000)
+            if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to 0x20000000 (nothing there)
+                struct.pack_into("<II", data, off + 8, 0x20000000, 0x20000000)
                 break
         with open(path, "wb") as f:
             f.write(data)
         return expect_refusal(["--elf", path], 2, "does not fit the SoC's memory map")
+
+    @add("sim-entry-in-external-memory")
+    def _():
+        # Data may be loaded into external memory, code may not run there.
+        path = os.path.join(tmp, "entry_ext.elf")
+        with open(os.path.join(fw, "hello.elf"), "rb") as f:
+            data = bytearray(f.read())
+        struct.pack_into("<I", data, 24, 0x40000000)  # e_entry
+        with open(path, "wb") as f:
+            f.write(data)
+        return expect_refusal(["--elf", path], 2, "is in external memory")
 
     @add("sim-unknown-option")
     def _():
