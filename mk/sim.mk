@@ -32,7 +32,7 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | 
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vext --top-module ext_mem $(SIM_EXT_G) \
 	  -Mdir $(dir $(1))ext_obj $$(RTL_PKGS) $$(EXT_MEM_RTL) $(call to_log,$(dir $(1))verilate_ext.log))
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
-	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI $(SIM_VFLAGS) \
+	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
 	  -GSdramBytes=$(SIM_SDRAM) $(3) \
 	  $(if $(4),-GExternalArray=1) $(if $(5),,-GExternalMemory=1) \
