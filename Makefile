@@ -72,9 +72,26 @@ include mk/pruning.mk
 include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the
-# plain console session instead.
+# plain console session instead. BOARD=ulx3s runs what the ULX3S bitstream
+# runs on the board simulator (bootloader, upload of llm_ulx3s.elf with the
+# model in SDRAM, the array); BOARD=arty the Arty A7-100T's build
+# (llm_512k.elf, block RAM only) through the bootloader.
+DEMO_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD))
+ifeq ($(DEMO_BOARD),)
 demo: deps sim firmware
 	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/llm.elf --script tests/fw/llm_demo.txt
+else ifeq ($(DEMO_BOARD),ulx3s)
+demo: deps $(SIM_BIN_BOARD) firmware
+	$(PYTHON) tools/uartctl.py sim --sim $(SIM_BIN_BOARD) --elf $(BUILD)/fw/bootrom.elf \
+	  --upload $(BUILD)/fw/llm_ulx3s.elf --script tests/fw/llm_demo_ulx3s.txt
+else ifeq ($(DEMO_BOARD),arty)
+demo: deps sim firmware
+	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/bootrom.elf \
+	  --upload $(BUILD)/fw/llm_512k.elf --script tests/fw/llm_demo_arty.txt
+else
+demo:
+	@echo "make demo: BOARD=$(BOARD) is not a board (ulx3s, arty or none)"; exit 2
+endif
 
 demo-console: deps sim firmware
 	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/console.elf --script tests/fw/console_demo.txt

@@ -23,6 +23,7 @@ TB_BUILD   := $(BUILD)/tests/rtl
 TB_uart    := rtl/common/sync_fifo.sv $(wildcard rtl/periph/uart/*.sv)
 TB_timer   := rtl/periph/timer/timer.sv
 TB_xbar    := rtl/bus/soc_xbar.sv
+TB_dcache  := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
 UNIT_TBS   := $(patsubst tests/rtl/tb_%.sv,%,$(wildcard tests/rtl/tb_*.sv))
 UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)

@@ -9,7 +9,7 @@
 // RAMs at that address), a request arrives, a refresh falls due, or the
 // cache, its prefetch or the controller is still busy, and for a few cycles
 // after; the cycles skipped would have left every register as it was. Tracing
-// evaluates it every cycle. Its outputs are registers; the SoC takes their
+// evaluates it every cycle. Its outputs come from its registers; the SoC takes their
 // new values at the same edge (soc_top registers them again), so they are
 // handed over before the SoC's edge and the SoC is evaluated once.
 #ifndef SIM_EXT_MEMORY_H
@@ -54,9 +54,9 @@ class ExtMemory {
     return true;
   }
 
-  // After the SoC's rising edge: its new request.
+  // After the SoC's rising edge: the access it issues (or the address it
+  // shows), which the cache looks up at its next edge.
   void request(const Vsoc_top *top) {
-    m_->lookup_addr_i = top->ext_lookup_o;
     for (int i = 0; i < 3; i++) m_->req_i[i] = top->ext_req_o[i];
   }
 
@@ -71,7 +71,7 @@ class ExtMemory {
   static constexpr unsigned kCacheIdle = 1, kCtrlIdle = 4;  // dcache / sdram_ctrl state_e S_IDLE
 
   bool addressed() const {
-    return m_->lookup_addr_i < bytes_ || ((m_->req_i[2] >> (kReqBit - 64)) & 1);
+    return m_->req_i[1] < bytes_ || ((m_->req_i[2] >> (kReqBit - 64)) & 1);  // addr: bits 63..32
   }
   bool busy() const {
     const auto *r = m_->rootp;

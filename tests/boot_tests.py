@@ -81,9 +81,9 @@ def collect(build, run):
         rc, err = finish(proc)
         return rc == 0 and line.startswith("RUN") and "Hello from" in text, f"rc={rc}\n{line}\n{text}{err}"
 
-    def story_after_upload(sim_bin, elf):
+    def story_after_upload(sim_bin, elf, kv=None):
         """ELF uploaded over the bootloader on SIM_BIN answers a story with
-        the host's tokens."""
+        the host's tokens (after the console command KV, if given)."""
         proc, port = start_sim(sim_bin, boot)
         try:
             line = uartctl.upload(port, os.path.join(build, "fw", elf), announce=open(os.devnull, "w"))
@@ -91,6 +91,9 @@ def collect(build, run):
             proc.kill()
             return False, f"upload failed: {e}"
         text = read_until(port, proc, rb"\n> ", 60)
+        if kv:
+            port.write(kv.encode() + b"\n")
+            text += read_until(port, proc, rb"\n> ", 30)
         port.write(b"story -n 12 --ids Once upon a time\n")
         text += read_until(port, proc, rb"TOKENS[^\n]*\n", 120)
         port.write(b"exit 0\n")
@@ -115,7 +118,11 @@ def collect(build, run):
         # the model image and the state in SDRAM) on the board simulator
         # (cache and controller inside the SoC, as in the bitstream): the
         # client sends the SDRAM piece first (LOADED), then the code (RUN).
-        return story_after_upload(os.path.join(build, "sim_board", "unicaim-sim"), "llm_ulx3s.elf")
+        # Attention as `make demo BOARD=ulx3s` runs it: the array picks each
+        # head's 32 best keys, scored exactly -- every position of so short
+        # a story, so the host's tokens.
+        return story_after_upload(os.path.join(build, "sim_board", "unicaim-sim"), "llm_ulx3s.elf",
+                                  kv="kv unicaim 32 digital")
 
     def refused(header_fields, data, want, then_good=True, answer=rb"ERR[^\n]*\n"):
         """Send a crafted upload; expect WANT (in the line ANSWER matches), no

@@ -3,9 +3,10 @@
 // ROM (read only), RAM (port B), one of the peripheral windows, the UniCAIM
 // array's region or external memory. An access that hits nothing, or writes
 // the ROM, is answered with an error.
-// External memory answers when it can: its request is registered like a
-// peripheral's, and until ext_rvalid_i the core sees dbus_rvalid_o low and
-// holds (one access at a time); every other device answers the next cycle.
+// External memory gets the request as the core issues it (its cache looks
+// the tag up in that cycle) and answers when it can: until ext_rvalid_i the
+// core sees dbus_rvalid_o low and holds, making no request (one access at a
+// time); every other device answers the next cycle.
 // Peripherals get the request registered here and answer combinationally in
 // the next cycle -- the same one-cycle latency as the block RAMs, which
 // register their address internally -- so no peripheral logic sits behind
@@ -55,11 +56,11 @@ module soc_xbar
   output soc_bus_pkg::bus_req_t    array_req_next_o,
   input  soc_bus_pkg::bus_rsp_t    array_rsp_i,
 
-  // External memory: registered like a peripheral (req for one cycle, addr
-  // = offset in its region); it answers in a later cycle with ext_rvalid_i,
-  // which must come from a register.
+  // External memory: the request being issued, unregistered (req in the
+  // cycle the core issues it; addr = offset in its region, also without
+  // req); it answers in a later cycle with ext_rvalid_i, which must come
+  // from a register.
   output soc_bus_pkg::bus_req_t    ext_req_o,
-  output logic [31:0] ext_lookup_o,  // the address being issued, unregistered (the cache reads its RAMs at it)
   input  soc_bus_pkg::bus_rsp_t    ext_rsp_i,
   input  logic                     ext_rvalid_i
 );
@@ -147,9 +148,8 @@ module soc_xbar
   // The registered peripheral request: every peripheral sees it with its
   // window offset; only the selected one sees req.
   soc_bus_pkg::bus_req_t periph_d, periph_idle, periph_selected;
-  logic                  periph_req_q, array_req_q, ext_req_q;
+  logic                  periph_req_q, array_req_q;
   logic [15:0]           array_offset_q;
-  logic [31:0]           ext_offset_q;
   always_comb begin
     periph_d      = dbus_req_i;
     periph_d.req  = 1'b0;
@@ -161,22 +161,17 @@ module soc_xbar
       periph_idle    <= '0;
       array_req_q    <= 1'b0;
       array_offset_q <= '0;
-      ext_req_q      <= 1'b0;
-      ext_offset_q   <= '0;
     end else begin
       periph_req_q   <= accepted && (dsel == SEL_PERIPH);
       periph_idle    <= periph_d;
       array_req_q    <= accepted && (dsel == SEL_ARRAY);
       array_offset_q <= dbus_req_i.addr[15:0];
-      ext_req_q      <= accepted && (dsel == SEL_EXT) && !ext_wait;
-      ext_offset_q   <= dbus_req_i.addr ^ soc_regs_pkg::EXT_BASE;
     end
   end
-  assign ext_lookup_o = dbus_req_i.addr ^ soc_regs_pkg::EXT_BASE;
   always_comb begin
-    ext_req_o      = periph_idle;
-    ext_req_o.req  = ext_req_q;
-    ext_req_o.addr = ext_offset_q;
+    ext_req_o      = dbus_req_i;
+    ext_req_o.req  = accepted && (dsel == SEL_EXT);
+    ext_req_o.addr = dbus_req_i.addr ^ soc_regs_pkg::EXT_BASE;
   end
   always_comb begin
     array_req_o      = periph_idle;

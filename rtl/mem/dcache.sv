@@ -2,37 +2,47 @@
 // write-allocate; SizeBytes and LineBytes are parameters (a line is one
 // burst of the memory controller).
 //
-// Its RAMs are read at the address the core is issuing (lookup_addr_i, the
-// bus address before the bus registers it), so when the registered request
-// arrives its line's tag and word are there: a hit answers at the next edge
-// (the core waits one cycle). A miss writes a dirty victim back, fills the
-// line, then answers. After reset every line is invalidated (one a cycle);
-// requests wait for that.
+// It takes the request the core is issuing (req_i, before the bus registers
+// it) and looks its tag up at once, in distributed RAM, while the block RAM
+// of words reads at the same address: a load that hits is answered in the
+// next cycle, like on-chip RAM (early_q), with the word straight from the
+// RAM. A store hit writes there and answers a cycle later (so the next
+// access reads the RAMs after the write); a miss writes a dirty victim
+// back, fills the line, then answers. After reset every line is
+// invalidated (one a cycle); requests wait for that.
 //
-// With Prefetch, a miss on line L also reads line L + 1, if the cache does
-// not hold it, into a one-line stream buffer while the core goes on; a
-// later miss on that line fills from the buffer (8 cycles instead of a
-// memory burst). The buffer never holds a line the cache holds -- checked
-// when the prefetch starts, and a line leaves the buffer when it enters
-// the cache -- so it needs no coherence of its own. Streams (a model's
-// weights, a cache of keys and values) then cost less than misses.
+// A second copy of the tags (every write goes to both) is read at the line
+// the state machine works on: a miss's victim, or the prefetcher's line.
+//
+// With Prefetch, the line after the one being streamed is read into the
+// cache while the core works: a miss on line L, or the first hit on the
+// line fetched last, starts line L + 1. Its tag is checked first: a line
+// the cache holds is left alone (and the stream goes on past it), a dirty
+// occupant is not replaced (the stream stops there); otherwise the
+// occupant's tag is cleared, the burst lands in a small buffer and is
+// copied into the words' RAM in cycles no store writes it, and the tag is
+// written at the end. Until then the core's accesses at that index wait
+// for it, so nothing reads or writes a half-copied line; a miss waits for
+// the memory port and looks its tag up again afterwards.
 module dcache
 #(
   parameter int unsigned SizeBytes = 8192,
   parameter int unsigned LineBytes = 32,
   parameter int unsigned AddrW     = 23,  // word address bits of the memory
   parameter bit          Prefetch  = 1'b1,
+  parameter int unsigned Streams   = 4,   // streams the prefetcher follows at once
   localparam int unsigned LineWords = LineBytes / 4,
   localparam int unsigned Lines     = SizeBytes / LineBytes,
   localparam int unsigned OffW      = $clog2(LineWords),
   localparam int unsigned IndexW    = $clog2(Lines),
-  localparam int unsigned TagW      = AddrW - IndexW - OffW
+  localparam int unsigned TagW      = AddrW - IndexW - OffW,
+  localparam int unsigned LineW     = TagW + IndexW,  // a line's number in memory
+  localparam int unsigned SlotW     = (Streams > 1) ? $clog2(Streams) : 1
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  /* verilator lint_off UNUSEDSIGNAL */  // the word's index bits only
-  input  logic [31:0]           lookup_addr_i,  // byte offset the core is issuing (early)
-  input  soc_bus_pkg::bus_req_t req_i,          // registered request: req for one cycle, byte offset
+  /* verilator lint_off UNUSEDSIGNAL */  // the address's word bits only
+  input  soc_bus_pkg::bus_req_t req_i,  // the access being issued: req for one cycle; addr = byte offset, also without req
   /* verilator lint_on UNUSEDSIGNAL */
   output soc_bus_pkg::bus_rsp_t rsp_o,
   output logic                  rvalid_o,
@@ -57,61 +67,82 @@ module dcache
     if ((1 << IndexW) != Lines || TagW < 1) $fatal(1, "dcache: SizeBytes = %0d", SizeBytes);
   end
 
-  typedef enum logic [2:0] { S_INIT, S_IDLE, S_LOOKUP_READ, S_LOOKUP, S_WB_CMD, S_WB, S_FILL_CMD, S_FILL } state_e;
-  // A tag entry: {valid, dirty, tag}.
+  typedef enum logic [3:0] {
+    S_INIT, S_IDLE, S_PF_WAIT, S_LOOKUP_READ, S_LOOKUP, S_WB_CMD, S_WB, S_FILL_CMD, S_FILL
+  } state_e;
+  typedef enum logic [1:0] { PF_IDLE, PF_CHECK, PF_CMD, PF_READ } pf_state_e;
+  // A tag entry: {valid, dirty, tag}; the lookup copy keeps {valid, tag}.
   localparam int unsigned EntryW = TagW + 2;
   localparam int unsigned Valid  = TagW + 1;
   localparam int unsigned Dirty  = TagW;
 
   state_e              state_q, state_d;
-  // The access being served (latched from req_i).
-  logic                we_q;
+  // The access being served (taken from req_i): in its first cycle req_q.
+  logic                req_q, we_q, pending_q;
   logic [3:0]          be_q;
   logic [31:0]         wdata_q;
   logic [TagW-1:0]     tag_q;
   logic [IndexW-1:0]   index_q;
   logic [OffW-1:0]     off_q;
+  logic                early_q;       // a load answered from the RAMs this cycle
+  logic                rvalid_q;
+  logic                hit_q;         // the lookup found the line
   logic [TagW-1:0]     victim_tag_q;  // the line a miss writes back
   logic [OffW-1:0]     count_q;       // words of the line moved so far
   logic [IndexW-1:0]   init_q;        // the line being invalidated
-  logic                pending_q;     // a request arrived during S_INIT
-  // The stream buffer: line pf_line_q, being read (PF_CMD, PF_READ) or
-  // complete (pf_full_q).
-  typedef enum logic [1:0] { PF_IDLE, PF_CMD, PF_READ } pf_state_e;
+  logic [31:0]         rdata_q, fill_hold_q;  // fill_hold_q: the word asked for, as filled
+  // The prefetcher: line pf_line_q, words received and copied so far.
   pf_state_e           pf_state_q;
-  logic [TagW+IndexW-1:0] pf_line_q, next_line;
-  logic                pf_full_q, pf_hit, pf_start, pf_next_cached, from_pf_q;
-  logic [OffW-1:0]     pf_count_q;
+  logic [LineW-1:0]    pf_line_q;
+  logic [SlotW-1:0]    pf_slot_q;             // the stream it is for
+  // The streams: each the line fetched last (valid), whose first hit
+  // fetches the next (pending until the prefetcher is free).
+  logic [LineW-1:0]    stream_line_q [Streams];
+  logic [Streams-1:0]  stream_valid_q, stream_pending_q, stream_hit;
+  logic [SlotW-1:0]    stream_next_q, stream_new, stream_due;
+  logic                stream_free;
+  logic [OffW:0]       pf_recv_q, pf_copy_q;
   logic [31:0]         pf_word;
-  // The RAMs: tags and words, read at rd_* (a cycle later), written at wr_*.
-  logic [EntryW-1:0]   tag_rdata, tag_wdata;
+  logic [IndexW-1:0]   pf_index;
+  logic                pf_busy_here, pf_go, pf_copy, pf_done, pf_next, pf_stop;
+  // The RAMs: tags (two copies, read at once), words (read a cycle later).
+  logic [TagW:0]       lookup_entry;
+  logic [EntryW-1:0]   entry, tag_wdata;
   logic                tag_we;
-  logic [IndexW-1:0]   tag_raddr, tag_waddr;
+  logic [IndexW-1:0]   entry_index, tag_waddr;
   logic [31:0]         data_rdata, data_wdata;
   logic                data_we;
   logic [IndexW+OffW-1:0] data_raddr, data_waddr;
-  // The request being compared this cycle: the one arriving, or the latched one.
-  logic                compare, hit, cur_we;
-  logic [3:0]          cur_be;
-  logic [31:0]         cur_wdata;
-  logic [TagW-1:0]     cur_tag;
-  logic [IndexW-1:0]   cur_index;
-  logic [OffW-1:0]     cur_off;
-  logic                answer;
-  logic [31:0]         answer_data, fill_word, fill_hold_q;  // fill_hold_q: the word asked for, as filled
+  // This cycle's decisions.
+  logic [TagW-1:0]     req_tag;
+  logic [IndexW-1:0]   req_index;
+  logic                lookup_hit, early_d, entry_hit, store_hit, fsm_writes;
+  logic                answer, count_hit, count_miss;
+  logic [31:0]         answer_data, fill_word;
 
   function automatic logic [31:0] merge(logic [31:0] old, logic [31:0] new_data, logic [3:0] be);
     for (int i = 0; i < 4; i++) merge[8*i +: 8] = be[i] ? new_data[8*i +: 8] : old[8*i +: 8];
   endfunction
 
-  sdp_ram #(.Width(EntryW), .Depth(Lines)) u_tags (
+  assign req_tag   = req_i.addr[OffW+IndexW+2 +: TagW];
+  assign req_index = req_i.addr[OffW+2 +: IndexW];
+
+  lut_ram #(.Width(TagW + 1), .Depth(Lines)) u_lookup_tags (
+    .clk_i,
+    .we_i    (tag_we),
+    .waddr_i (tag_waddr),
+    .wdata_i ({tag_wdata[Valid], tag_wdata[TagW-1:0]}),
+    .raddr_i (req_index),
+    .rdata_o (lookup_entry)
+  );
+
+  lut_ram #(.Width(EntryW), .Depth(Lines)) u_tags (
     .clk_i,
     .we_i    (tag_we),
     .waddr_i (tag_waddr),
     .wdata_i (tag_wdata),
-    .re_i    (1'b1),
-    .raddr_i (tag_raddr),
-    .rdata_o (tag_rdata)
+    .raddr_i (entry_index),
+    .rdata_o (entry)
   );
 
   sdp_ram #(.Width(32), .Depth(Lines * LineWords)) u_data (
@@ -124,49 +155,42 @@ module dcache
     .rdata_o (data_rdata)
   );
 
-  assign compare   = (state_q == S_IDLE && req_i.req) || state_q == S_LOOKUP;
-  assign cur_we    = (state_q == S_IDLE) ? req_i.we : we_q;
-  assign cur_be    = (state_q == S_IDLE) ? req_i.be : be_q;
-  assign cur_wdata = (state_q == S_IDLE) ? req_i.wdata : wdata_q;
-  assign cur_tag   = (state_q == S_IDLE) ? req_i.addr[OffW+IndexW+2 +: TagW] : tag_q;
-  assign cur_index = (state_q == S_IDLE) ? req_i.addr[OffW+2 +: IndexW] : index_q;
-  assign cur_off   = (state_q == S_IDLE) ? req_i.addr[2 +: OffW] : off_q;
-  assign hit       = tag_rdata[Valid] && tag_rdata[TagW-1:0] == cur_tag;
-  // The word a fill writes: from memory, or from the stream buffer.
-  logic [31:0] fill_in;
-  logic        fill_valid;
-  assign fill_in    = from_pf_q ? pf_word : rdata_i;
-  assign fill_valid = from_pf_q || (rdata_valid_i && pf_state_q == PF_IDLE);
-  assign fill_word  = (we_q && count_q == off_q) ? merge(fill_in, wdata_q, be_q) : fill_in;
-
-  assign next_line      = {tag_q, index_q} + 1'b1;
-  // During a fill the tag RAM reads the next line's entry (nothing else
-  // reads it then): is that line cached?
-  assign pf_next_cached = tag_rdata[Valid] && tag_rdata[TagW-1:0] == next_line[IndexW +: TagW];
-  assign pf_hit         = pf_full_q && pf_line_q == {tag_q, index_q};
-
+  // The prefetched burst, word by word, until it is copied.
   lut_ram #(.Width(32), .Depth(LineWords)) u_stream (
     .clk_i,
     .we_i    (pf_state_q == PF_READ && rdata_valid_i),
-    .waddr_i (pf_count_q),
+    .waddr_i (pf_recv_q[OffW-1:0]),
     .wdata_i (rdata_i),
-    .raddr_i (count_q),
+    .raddr_i (pf_copy_q[OffW-1:0]),
     .rdata_o (pf_word)
   );
 
-  // RAM addresses: the core's lookup while idle, the line being written
-  // back (one word ahead as the controller takes one), the latched access.
+  assign lookup_hit = lookup_entry[TagW] && lookup_entry[TagW-1:0] == req_tag;
+  assign early_d    = req_i.req && !req_i.we && state_q == S_IDLE && lookup_hit;
+
+  // The second copy reads the prefetcher's line while it checks it (the
+  // state machine is idle or waiting for it then), else the access's line.
+  assign pf_index     = pf_line_q[IndexW-1:0];
+  assign pf_go        = pf_state_q == PF_CHECK && (state_q == S_IDLE || state_q == S_PF_WAIT) && !fsm_writes;
+  assign entry_index  = (pf_state_q == PF_CHECK && (state_q == S_IDLE || state_q == S_PF_WAIT)) ? pf_index : index_q;
+  assign entry_hit    = entry[Valid] && entry[TagW-1:0] == tag_q;
+  assign pf_busy_here = pf_state_q != PF_IDLE && pf_index == index_q;
+  assign store_hit    = req_q && we_q && hit_q && !pf_busy_here;
+  // The store hit is the one write the prefetcher's copy gives way to.
+  assign fsm_writes   = state_q == S_IDLE && store_hit;
+  assign pf_copy      = pf_state_q == PF_READ && pf_copy_q < pf_recv_q && !fsm_writes;
+  assign pf_done      = pf_copy && pf_copy_q == (OffW + 1)'(LineWords - 1);
+  assign fill_word    = (we_q && count_q == off_q) ? merge(rdata_i, wdata_q, be_q) : rdata_i;
+
+  // Words' RAM read address: the issued access while idle (a hit's word is
+  // there next cycle), the line being written back (one word ahead as the
+  // controller takes one), the waiting access.
   always_comb begin
-    tag_raddr  = index_q;
     data_raddr = {index_q, off_q};
     unique case (state_q)
-      S_IDLE: begin
-        tag_raddr  = lookup_addr_i[OffW+2 +: IndexW];
-        data_raddr = lookup_addr_i[2 +: OffW+IndexW];
-      end
+      S_IDLE:   data_raddr = req_i.addr[2 +: OffW+IndexW];
       S_WB_CMD: data_raddr = {index_q, OffW'(0)};
       S_WB:     data_raddr = {index_q, count_q + OffW'(wdata_ready_i)};
-      S_FILL_CMD, S_FILL: tag_raddr = next_line[IndexW-1:0];
       default: ;
     endcase
   end
@@ -174,69 +198,100 @@ module dcache
   always_comb begin
     state_d     = state_q;
     tag_we      = 1'b0;
-    tag_waddr   = cur_index;
-    tag_wdata   = {1'b1, 1'b1, cur_tag};
+    tag_waddr   = index_q;
+    tag_wdata   = {1'b1, 1'b1, tag_q};
     data_we     = 1'b0;
-    data_waddr  = {cur_index, cur_off};
-    data_wdata  = merge(data_rdata, cur_wdata, cur_be);
+    data_waddr  = {index_q, off_q};
+    data_wdata  = merge(data_rdata, wdata_q, be_q);
     answer      = 1'b0;
     answer_data = data_rdata;
+    count_hit   = 1'b0;
+    count_miss  = 1'b0;
     cmd_valid_o = 1'b0;
     cmd_we_o    = 1'b0;
     cmd_addr_o  = {tag_q, index_q, OffW'(0)};
-    pf_start    = 1'b0;
+    pf_next     = 1'b0;
     unique case (state_q)
       S_INIT: begin
         tag_we    = 1'b1;
         tag_waddr = init_q;
         tag_wdata = '0;
-        if (init_q == IndexW'(Lines - 1)) state_d = pending_q ? S_LOOKUP_READ : S_IDLE;
+        if (init_q == IndexW'(Lines - 1)) state_d = (pending_q || req_i.req) ? S_LOOKUP_READ : S_IDLE;
       end
-      S_LOOKUP_READ: state_d = S_LOOKUP;
-      S_IDLE, S_LOOKUP: if (compare) begin
-        if (hit) begin
-          answer = 1'b1;
-          if (cur_we) begin
+      S_IDLE: if (req_q) begin
+        if (early_q || store_hit) begin
+          count_hit = 1'b1;
+          if (we_q) begin
+            answer  = 1'b1;
             data_we = 1'b1;
-            tag_we  = !tag_rdata[Dirty];
+            tag_we  = 1'b1;
           end
-          state_d = S_IDLE;
+        end else if (pf_state_q != PF_IDLE) begin
+          state_d = S_PF_WAIT;  // the memory port is the prefetcher's
+        end else if (entry_hit) begin
+          state_d = S_LOOKUP_READ;  // a prefetch put the line there since the lookup
         end else begin
-          state_d = (tag_rdata[Valid] && tag_rdata[Dirty]) ? S_WB_CMD : S_FILL_CMD;
+          count_miss = 1'b1;
+          state_d    = (entry[Valid] && entry[Dirty]) ? S_WB_CMD : S_FILL_CMD;
         end
       end
-      // The memory port is the stream buffer's until its read is done.
-      S_WB_CMD: if (pf_state_q == PF_IDLE) begin
+      S_PF_WAIT: if (pf_state_q == PF_IDLE) state_d = S_LOOKUP_READ;
+      S_LOOKUP_READ: state_d = S_LOOKUP;
+      S_LOOKUP: begin
+        state_d = S_IDLE;
+        if (entry_hit) begin
+          count_hit = 1'b1;
+          answer    = 1'b1;
+          data_we   = we_q;
+          tag_we    = we_q;
+        end else begin
+          count_miss = 1'b1;
+          state_d    = (entry[Valid] && entry[Dirty]) ? S_WB_CMD : S_FILL_CMD;
+        end
+      end
+      S_WB_CMD: begin
         cmd_valid_o = 1'b1;
         cmd_we_o    = 1'b1;
         cmd_addr_o  = {victim_tag_q, index_q, OffW'(0)};
         if (cmd_ready_i) state_d = S_WB;
       end
       S_WB: if (wdata_ready_i && count_q == OffW'(LineWords - 1)) state_d = S_FILL_CMD;
-      S_FILL_CMD: if (pf_state_q == PF_IDLE) begin
-        if (pf_hit) begin
-          state_d = S_FILL;  // from the buffer
-        end else begin
-          cmd_valid_o = 1'b1;
-          if (cmd_ready_i) state_d = S_FILL;
-        end
+      S_FILL_CMD: begin
+        cmd_valid_o = 1'b1;
+        if (cmd_ready_i) state_d = S_FILL;
       end
-      S_FILL: if (fill_valid) begin
+      S_FILL: if (rdata_valid_i) begin
         data_we    = 1'b1;
         data_waddr = {index_q, count_q};
         data_wdata = fill_word;
         if (count_q == OffW'(LineWords - 1)) begin
           tag_we      = 1'b1;
-          tag_waddr   = index_q;
           tag_wdata   = {1'b1, we_q, tag_q};
           answer      = 1'b1;
           answer_data = (count_q == off_q) ? fill_word : fill_hold_q;
           state_d     = S_IDLE;
-          pf_start    = Prefetch && !pf_next_cached;
+          pf_next     = Prefetch;
         end
       end
       default: state_d = S_IDLE;
     endcase
+    // The prefetcher: its check clears the occupant's tag (or stops), its
+    // copy writes the words, the last one the tag.
+    if (pf_go && !pf_stop) begin
+      tag_we    = 1'b1;
+      tag_waddr = pf_index;
+      tag_wdata = '0;
+    end
+    if (pf_copy) begin
+      data_we    = 1'b1;
+      data_waddr = {pf_index, pf_copy_q[OffW-1:0]};
+      data_wdata = pf_word;
+    end
+    if (pf_done) begin
+      tag_we    = 1'b1;
+      tag_waddr = pf_index;
+      tag_wdata = {1'b1, 1'b0, pf_line_q[IndexW +: TagW]};
+    end
     if (pf_state_q == PF_CMD) begin
       cmd_valid_o = 1'b1;
       cmd_we_o    = 1'b0;
@@ -244,76 +299,125 @@ module dcache
     end
   end
 
+  // The check: the line is cached already, or its index holds a dirty line.
+  assign pf_stop      = entry[Valid] && (entry[TagW-1:0] == pf_line_q[IndexW +: TagW] || entry[Dirty]);
+
+  // Which stream an access hits; where a new stream goes (a free slot, else
+  // the next in turn); which pending stream goes first.
+  always_comb begin
+    stream_new  = stream_next_q;
+    stream_free = 1'b0;
+    stream_due  = '0;
+    for (int i = Streams - 1; i >= 0; i--) begin
+      stream_hit[i] = stream_valid_q[i] && stream_line_q[i] == {tag_q, index_q};
+      if (!stream_valid_q[i]) begin
+        stream_new  = SlotW'(i);
+        stream_free = 1'b1;
+      end
+      if (stream_pending_q[i]) stream_due = SlotW'(i);
+    end
+  end
+
+  assign rvalid_o       = rvalid_q;
+  assign rsp_o.rdata    = early_q ? data_rdata : rdata_q;
+  assign rsp_o.err      = 1'b0;  // every address exists
   assign wdata_o        = data_rdata;
   assign wbe_o          = 4'hF;
   assign cmd_words_m1_o = 4'(LineWords - 1);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q   <= S_INIT;
-      init_q    <= '0;
-      pending_q <= 1'b0;
-      we_q      <= 1'b0;
-      be_q      <= '0;
-      wdata_q   <= '0;
-      tag_q     <= '0;
-      index_q   <= '0;
-      off_q     <= '0;
-      victim_tag_q <= '0;
-      count_q   <= '0;
-      rvalid_o  <= 1'b0;
-      rsp_o     <= '0;
-      fill_hold_q <= '0;
-      from_pf_q <= 1'b0;
-      pf_state_q <= PF_IDLE;
-      pf_line_q <= '0;
-      pf_full_q <= 1'b0;
-      pf_count_q <= '0;
-      hits_o    <= '0;
-      misses_o  <= '0;
+      state_q       <= S_INIT;
+      init_q        <= '0;
+      pending_q     <= 1'b0;
+      req_q         <= 1'b0;
+      we_q          <= 1'b0;
+      be_q          <= '0;
+      wdata_q       <= '0;
+      tag_q         <= '0;
+      index_q       <= '0;
+      off_q         <= '0;
+      early_q       <= 1'b0;
+      hit_q         <= 1'b0;
+      victim_tag_q  <= '0;
+      count_q       <= '0;
+      rvalid_q      <= 1'b0;
+      rdata_q       <= '0;
+      fill_hold_q   <= '0;
+      pf_state_q    <= PF_IDLE;
+      pf_line_q     <= '0;
+      pf_slot_q     <= '0;
+      stream_valid_q   <= '0;
+      stream_pending_q <= '0;
+      stream_next_q    <= '0;
+      for (int i = 0; i < Streams; i++) stream_line_q[i] <= '0;
+      pf_recv_q     <= '0;
+      pf_copy_q     <= '0;
+      hits_o        <= '0;
+      misses_o      <= '0;
     end else begin
-      state_q  <= state_d;
-      rvalid_o <= answer;
-      if (answer) rsp_o.rdata <= answer_data;  // err stays 0: every address in the region exists
+      state_q       <= state_d;
+      req_q         <= req_i.req;
+      early_q       <= early_d;
+      rvalid_q      <= early_d || answer;
+      if (answer) rdata_q <= answer_data;
       if (state_q == S_INIT) init_q <= init_q + 1'b1;
-      if (req_i.req && (state_q == S_IDLE || state_q == S_INIT)) begin
+      if (req_i.req) begin
         pending_q <= state_q == S_INIT;
+        hit_q     <= lookup_hit;
         we_q      <= req_i.we;
         be_q      <= req_i.be;
         wdata_q   <= req_i.wdata;
-        tag_q     <= req_i.addr[OffW+IndexW+2 +: TagW];
-        index_q   <= req_i.addr[OffW+2 +: IndexW];
+        tag_q     <= req_tag;
+        index_q   <= req_index;
         off_q     <= req_i.addr[2 +: OffW];
       end
-      if (compare) begin
-        victim_tag_q <= tag_rdata[TagW-1:0];
-        if (hit) hits_o <= hits_o + 1'b1;
-        else     misses_o <= misses_o + 1'b1;
-      end
-      if (state_q == S_FILL && fill_valid && count_q == off_q) fill_hold_q <= fill_word;
-      if ((state_q == S_WB && wdata_ready_i) || (state_q == S_FILL && fill_valid)) count_q <= count_q + 1'b1;
+      if (count_miss) victim_tag_q <= entry[TagW-1:0];
+      if (count_hit)  hits_o   <= hits_o + 1'b1;
+      if (count_miss) misses_o <= misses_o + 1'b1;
+      if (state_q == S_FILL && rdata_valid_i && count_q == off_q) fill_hold_q <= fill_word;
+      if ((state_q == S_WB && wdata_ready_i) || (state_q == S_FILL && rdata_valid_i)) count_q <= count_q + 1'b1;
       if (state_q == S_WB_CMD || state_q == S_FILL_CMD) count_q <= '0;
-      if (state_q == S_FILL_CMD) from_pf_q <= pf_state_q == PF_IDLE && pf_hit;
-      if (state_q == S_FILL && answer) begin
-        from_pf_q <= 1'b0;
-        if (from_pf_q) pf_full_q <= 1'b0;  // the line is the cache's now
-      end
-      // The stream buffer's read: the command, then a word per rdata_valid_i.
+      // The prefetcher: a hit on a stream's line makes it pending.
+      if (Prefetch && state_q == S_IDLE && req_q && (early_q || store_hit))
+        stream_pending_q <= stream_pending_q | stream_hit;
       unique case (pf_state_q)
-        PF_IDLE: if (pf_start) begin
-          pf_state_q <= PF_CMD;
-          pf_line_q  <= next_line;
-          pf_full_q  <= 1'b0;
+        PF_IDLE: if (pf_next) begin  // a miss starts a stream
+          pf_state_q <= PF_CHECK;
+          pf_line_q  <= {tag_q, index_q} + 1'b1;
+          pf_slot_q  <= stream_new;
+          stream_valid_q[stream_new]   <= 1'b0;
+          stream_pending_q[stream_new] <= 1'b0;
+          if (!stream_free) stream_next_q <= stream_next_q + 1'b1;
+        end else if (stream_pending_q != '0) begin
+          pf_state_q <= PF_CHECK;
+          pf_line_q  <= stream_line_q[stream_due] + 1'b1;
+          pf_slot_q  <= stream_due;
+          stream_valid_q[stream_due]   <= 1'b0;
+          stream_pending_q[stream_due] <= 1'b0;
+        end
+        PF_CHECK: if (pf_go) begin
+          if (pf_stop) begin
+            pf_state_q <= PF_IDLE;
+            // A cached line carries the stream on; a dirty one ends it.
+            stream_line_q[pf_slot_q]  <= pf_line_q;
+            stream_valid_q[pf_slot_q] <= entry[TagW-1:0] == pf_line_q[IndexW +: TagW];
+          end else begin
+            pf_state_q <= PF_CMD;
+          end
         end
         PF_CMD: if (cmd_ready_i) begin
           pf_state_q <= PF_READ;
-          pf_count_q <= '0;
+          pf_recv_q  <= '0;
+          pf_copy_q  <= '0;
         end
-        PF_READ: if (rdata_valid_i) begin
-          pf_count_q <= pf_count_q + 1'b1;
-          if (pf_count_q == OffW'(LineWords - 1)) begin
-            pf_state_q <= PF_IDLE;
-            pf_full_q  <= 1'b1;
+        PF_READ: begin
+          if (rdata_valid_i) pf_recv_q <= pf_recv_q + 1'b1;
+          if (pf_copy) pf_copy_q <= pf_copy_q + 1'b1;
+          if (pf_done) begin
+            pf_state_q                <= PF_IDLE;
+            stream_line_q[pf_slot_q]  <= pf_line_q;
+            stream_valid_q[pf_slot_q] <= 1'b1;
           end
         end
         default: pf_state_q <= PF_IDLE;

@@ -16,8 +16,7 @@ module ext_mem
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic [15:0]           now_i,          // free-running cycle count (refresh times)
-  input  logic [31:0]           lookup_addr_i,  // the address the core is issuing, unregistered
-  input  soc_bus_pkg::bus_req_t req_i,
+  input  soc_bus_pkg::bus_req_t req_i,          // the access being issued, unregistered (dcache)
   output soc_bus_pkg::bus_rsp_t rsp_o,
   output logic                  rvalid_o,
   output logic [31:0]           hits_o,
@@ -44,7 +43,6 @@ module ext_mem
   dcache #(.SizeBytes(DcacheBytes), .LineBytes(DcacheLineBytes), .AddrW(AddrW)) u_dcache (
     .clk_i,
     .rst_ni,
-    .lookup_addr_i,
     .req_i,
     .rsp_o,
     .rvalid_o,

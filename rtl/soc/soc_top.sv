@@ -57,14 +57,14 @@ module soc_top
   input  soc_bus_pkg::bus_rsp_t array_rsp_i,
   input  logic                  array_irq_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  // The external memory's bus port, counters and cycle count, used with
-  // ExternalMemory. Its answer and counters are registers there; these
+  // The external memory's bus port (the request as the core issues it),
+  // counters and cycle count, used with ExternalMemory. Its answer and
+  // counters are registers there; these
   // inputs carry what they become at each edge, registered again here, so
   // no logic of the SoC's depends on an input (the simulator would
   // evaluate such logic at every step).
   /* verilator lint_off UNUSEDSIGNAL */  // read only with ExternalMemory
   output soc_bus_pkg::bus_req_t ext_req_o,
-  output logic [31:0]           ext_lookup_o,
   output logic [15:0]           ext_now_o,
   input  soc_bus_pkg::bus_rsp_t ext_rsp_i,
   input  logic                  ext_rvalid_i,
@@ -98,7 +98,6 @@ module soc_top
   soc_bus_pkg::bus_req_t    ext_req;
   soc_bus_pkg::bus_rsp_t    ext_rsp;
   logic        ext_rvalid;
-  logic [31:0] ext_lookup;
   logic [31:0] dcache_hits, dcache_misses;
   logic [31:0] rom_a_addr, rom_a_rdata, rom_b_addr, rom_b_rdata;
   logic [31:0] ram_a_addr, ram_a_rdata, ram_b_rdata, ram_port_rdata;
@@ -165,7 +164,6 @@ module soc_top
     .array_req_next_o (array_req_next),
     .array_rsp_i   (array_rsp),
     .ext_req_o     (ext_req),
-    .ext_lookup_o  (ext_lookup),
     .ext_rsp_i     (ext_rsp),
     .ext_rvalid_i  (ext_rvalid)
   );
@@ -314,7 +312,6 @@ module soc_top
     assign ext_now_o = '0;
   end
   assign ext_req_o    = ext_req;
-  assign ext_lookup_o = ext_lookup;
 
   if (SdramBytes != 0 && !ExternalMemory) begin : g_sdram_mem
     ext_mem #(
@@ -327,7 +324,6 @@ module soc_top
       .clk_i,
       .rst_ni,
       .now_i         (ext_now_o),
-      .lookup_addr_i (ext_lookup),
       .req_i         (ext_req),
       .rsp_o         (ext_rsp),
       .rvalid_o      (ext_rvalid),
