@@ -99,14 +99,18 @@ module soc_xbar
   sel_e                  dsel, dsel_q;
   logic [PeriphIdxW-1:0] pidx, pidx_q;
   logic                  derr_q;
-  logic                  periph_hit, accepted;
+  logic                  periph_hit, accepted, cmo;
 
   assign accepted   = dbus_req_i.req && !dbus_kill_i;
+  // Cache maintenance (cbo.*: a store of no bytes) acts on the data cache
+  // alone; everywhere else it is done at once (ROM and RAM take no bytes,
+  // no peripheral or the array sees it), unmapped it is an error.
+  assign cmo        = dbus_req_i.we && dbus_req_i.be == 4'b0000;
   assign pidx       = PeriphIdxW'((dbus_req_i.addr ^ soc_regs_pkg::PERIPH_BASE) >> 12);
   assign periph_hit = in_region(dbus_req_i.addr, soc_regs_pkg::PERIPH_BASE, NumPeriph * 4096);
 
   always_comb begin
-    if (in_region(dbus_req_i.addr, soc_regs_pkg::ROM_BASE, RomBytes) && !dbus_req_i.we) dsel = SEL_ROM;
+    if (in_region(dbus_req_i.addr, soc_regs_pkg::ROM_BASE, RomBytes) && (!dbus_req_i.we || cmo)) dsel = SEL_ROM;
     else if (in_region(dbus_req_i.addr, soc_regs_pkg::RAM_BASE, RamBytes))               dsel = SEL_RAM;
     else if (periph_hit)                                                   dsel = SEL_PERIPH;
     else if (HasArray && in_region(dbus_req_i.addr, soc_regs_pkg::ARRAY_BASE,
@@ -162,9 +166,9 @@ module soc_xbar
       array_req_q    <= 1'b0;
       array_offset_q <= '0;
     end else begin
-      periph_req_q   <= accepted && (dsel == SEL_PERIPH);
+      periph_req_q   <= accepted && (dsel == SEL_PERIPH) && !cmo;
       periph_idle    <= periph_d;
-      array_req_q    <= accepted && (dsel == SEL_ARRAY);
+      array_req_q    <= accepted && (dsel == SEL_ARRAY) && !cmo;
       array_offset_q <= dbus_req_i.addr[15:0];
     end
   end
@@ -180,7 +184,7 @@ module soc_xbar
   end
   always_comb begin
     array_req_next_o      = periph_d;
-    array_req_next_o.req  = accepted && (dsel == SEL_ARRAY);
+    array_req_next_o.req  = accepted && (dsel == SEL_ARRAY) && !cmo;
     array_req_next_o.addr = {16'b0, dbus_req_i.addr[15:0]};
   end
   always_comb begin

@@ -497,6 +497,10 @@ module cpu_core
       2'b01:   begin dbus_be_o = 4'b0011 << ex_addr[1:0]; dbus_wdata_o = {2{ex_rs2[15:0]}}; end
       default: begin dbus_be_o = 4'b1111;                 dbus_wdata_o = ex_rs2;            end
     endcase
+    if (ex_dec_q.cbo) begin  // cache maintenance: no bytes, the operation as data
+      dbus_be_o    = 4'b0000;
+      dbus_wdata_o = {30'b0, ex_dec_q.cbo_op};
+    end
   end
 
   always_comb begin

@@ -139,10 +139,24 @@ module cpu_decoder #(
                            !(funct3 == cpu_pkg::DOT_4 || funct3 == cpu_pkg::DOT_LO || funct3 == cpu_pkg::DOT_HI);
       end
       cpu_pkg::OPC_MISC_MEM: begin
-        // FENCE orders nothing here (one in-order hart, no caches); FENCE.I
-        // refetches everything after it.
-        dec_o.fence_i = (funct3 == 3'b001);
-        dec_o.illegal = (funct3 != 3'b000) && (funct3 != 3'b001);
+        // FENCE orders nothing here (one in-order hart; the data cache is
+        // the only one and every access goes through it); FENCE.I refetches
+        // everything after it. Zicbom's cbo.inval/clean/flush go out as a
+        // store of no bytes at rs1 (any byte of the line: size byte, never
+        // misaligned) with the operation as data; only the data cache acts.
+        unique case (funct3)
+          3'b000: ;
+          3'b001: dec_o.fence_i = 1'b1;
+          3'b010: begin
+            dec_o.cbo      = 1'b1;
+            dec_o.cbo_op   = instr_i[21:20];
+            dec_o.store    = 1'b1;
+            dec_o.op_b_imm = 1'b1;
+            dec_o.funct3   = 3'b000;
+            dec_o.illegal  = rd != 5'd0 || instr_i[31:22] != 10'd0 || instr_i[21:20] == 2'b11;
+          end
+          default: dec_o.illegal = 1'b1;
+        endcase
       end
       cpu_pkg::OPC_SYSTEM: begin
         if (funct3 == 3'b000) begin
@@ -189,6 +203,7 @@ module cpu_decoder #(
         rs2_used_o = 1'b1;
       end
       cpu_pkg::OPC_SYSTEM: rs1_used_o = !funct3[2];  // csrrw/s/c read rs1
+      cpu_pkg::OPC_MISC_MEM: rs1_used_o = funct3 == 3'b010;  // cbo.*
       default: ;
     endcase
   end

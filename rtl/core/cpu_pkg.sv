@@ -110,6 +110,8 @@ package cpu_pkg;
     logic        mret;
     logic        wfi;
     logic        fence_i;
+    logic        cbo;          // Zicbom cbo.*: a store of no bytes (be 0) whose data is cbo_op
+    logic [1:0]  cbo_op;       // 0 inval, 1 clean, 2 flush (the instruction's imm)
     logic        illegal;
   } decoded_t;
 

@@ -11,6 +11,11 @@
 // back, fills the line, then answers. After reset every line is
 // invalidated (one a cycle); requests wait for that.
 //
+// Cache maintenance (Zicbom cbo.inval/clean/flush) arrives as a store of no
+// bytes whose data is the operation; it acts on the line holding the
+// address, if cached: clean writes a dirty line back and keeps it, flush
+// writes it back and drops it, inval drops it unwritten.
+//
 // A second copy of the tags (every write goes to both) is read at the line
 // the state machine works on: a miss's victim, or the prefetcher's line.
 //
@@ -75,6 +80,8 @@ module dcache
   localparam int unsigned EntryW = TagW + 2;
   localparam int unsigned Valid  = TagW + 1;
   localparam int unsigned Dirty  = TagW;
+  // cbo.* operations (Zicbom's imm), in a maintenance request's data.
+  localparam logic [1:0] CboInval = 2'd0, CboClean = 2'd1;
 
   state_e              state_q, state_d;
   // The access being served (taken from req_i): in its first cycle req_q.
@@ -116,7 +123,7 @@ module dcache
   // This cycle's decisions.
   logic [TagW-1:0]     req_tag;
   logic [IndexW-1:0]   req_index;
-  logic                lookup_hit, early_d, entry_hit, store_hit, fsm_writes;
+  logic                lookup_hit, early_d, entry_hit, store_hit, fsm_writes, cmo;
   logic                answer, count_hit, count_miss;
   logic [31:0]         answer_data, fill_word;
 
@@ -175,7 +182,8 @@ module dcache
   assign entry_index  = (pf_state_q == PF_CHECK && (state_q == S_IDLE || state_q == S_PF_WAIT)) ? pf_index : index_q;
   assign entry_hit    = entry[Valid] && entry[TagW-1:0] == tag_q;
   assign pf_busy_here = pf_state_q != PF_IDLE && pf_index == index_q;
-  assign store_hit    = req_q && we_q && hit_q && !pf_busy_here;
+  assign cmo          = we_q && be_q == 4'b0000;  // cbo.*: the operation in wdata_q
+  assign store_hit    = req_q && we_q && !cmo && hit_q && !pf_busy_here;
   // The store hit is the one write the prefetcher's copy gives way to.
   assign fsm_writes   = state_q == S_IDLE && store_hit;
   assign pf_copy      = pf_state_q == PF_READ && pf_copy_q < pf_recv_q && !fsm_writes;
@@ -226,8 +234,8 @@ module dcache
             data_we = 1'b1;
             tag_we  = 1'b1;
           end
-        end else if (pf_state_q != PF_IDLE) begin
-          state_d = S_PF_WAIT;  // the memory port is the prefetcher's
+        end else if (pf_state_q != PF_IDLE || cmo) begin
+          state_d = S_PF_WAIT;  // the memory port is the prefetcher's; maintenance looks up again
         end else if (entry_hit) begin
           state_d = S_LOOKUP_READ;  // a prefetch put the line there since the lookup
         end else begin
@@ -239,7 +247,17 @@ module dcache
       S_LOOKUP_READ: state_d = S_LOOKUP;
       S_LOOKUP: begin
         state_d = S_IDLE;
-        if (entry_hit) begin
+        if (cmo) begin
+          // cbo.clean/flush of a dirty line write it back first; inval and
+          // flush drop the line (inval without writing it).
+          if (entry_hit && entry[Dirty] && wdata_q[1:0] != CboInval) begin
+            state_d = S_WB_CMD;
+          end else begin
+            answer    = 1'b1;
+            tag_we    = entry_hit && wdata_q[1:0] != CboClean;
+            tag_wdata = '0;
+          end
+        end else if (entry_hit) begin
           count_hit = 1'b1;
           answer    = 1'b1;
           data_we   = we_q;
@@ -255,7 +273,15 @@ module dcache
         cmd_addr_o  = {victim_tag_q, index_q, OffW'(0)};
         if (cmd_ready_i) state_d = S_WB;
       end
-      S_WB: if (wdata_ready_i && count_q == OffW'(LineWords - 1)) state_d = S_FILL_CMD;
+      S_WB: if (wdata_ready_i && count_q == OffW'(LineWords - 1)) begin
+        state_d = S_FILL_CMD;
+        if (cmo) begin  // written back: kept clean, or dropped
+          state_d   = S_IDLE;
+          answer    = 1'b1;
+          tag_we    = 1'b1;
+          tag_wdata = (wdata_q[1:0] == CboClean) ? {1'b1, 1'b0, tag_q} : '0;
+        end
+      end
       S_FILL_CMD: begin
         cmd_valid_o = 1'b1;
         if (cmd_ready_i) state_d = S_FILL;
@@ -372,7 +398,7 @@ module dcache
         index_q   <= req_index;
         off_q     <= req_i.addr[2 +: OffW];
       end
-      if (count_miss) victim_tag_q <= entry[TagW-1:0];
+      if (count_miss || (state_q == S_LOOKUP && cmo)) victim_tag_q <= entry[TagW-1:0];
       if (count_hit)  hits_o   <= hits_o + 1'b1;
       if (count_miss) misses_o <= misses_o + 1'b1;
       if (state_q == S_FILL && rdata_valid_i && count_q == off_q) fill_hold_q <= fill_word;

@@ -252,6 +252,7 @@ module soc_top
     .RamBytes (RamBytes),
     .RomBytes (RomBytes),
     .ExtBytes (SdramBytes),
+    .DcacheLineBytes (SdramBytes != 0 ? DcacheLineBytes : 0),
     .Features ({29'b0, SdramBytes != 0, UcmBanks != 0, Sim})
   ) u_sysctl (
     .clk_i,

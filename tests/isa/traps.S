@@ -29,7 +29,10 @@ TEST_BEGIN
   TRAPS(2, .word 0x40b51533)           /* sll with funct7=0x20 */
   TRAPS(2, .word 0x40051513)           /* slli with imm[11:5]=0x20 */
   TRAPS(2, .word 0x02051513)           /* slli with shamt[5] set */
-  TRAPS(2, .word 0x0000a00f)           /* MISC-MEM funct3=2 */
+  TRAPS(2, .word 0x0000b00f)           /* MISC-MEM funct3=3 */
+  TRAPS(2, .word 0x0000a08f)           /* cbo.inval with rd != 0 */
+  TRAPS(2, .word 0x0030a00f)           /* cbo imm=3 (reserved) */
+  TRAPS(2, .word 0x0040a00f)           /* cbo.zero: no Zicboz */
   TRAPS(2, .word 0x00004073)           /* SYSTEM funct3=4 */
   TRAPS(2, .word 0x000510e7)           /* jalr funct3=1 */
   TRAPS(2, .word 0x00053503)           /* ld (RV64 only) */

@@ -4,8 +4,10 @@
 // indices, so victims are clean and dirty, stores land at the index a
 // prefetch is filling, and misses wait for prefetches. The memory behind it
 // takes commands and words when it pleases and answers reads after a random
-// delay with random gaps. Every load is checked, and every word read back
-// at the end; a load hit must be answered in the next cycle.
+// delay with random gaps. Cache maintenance (cbo.inval/clean/flush) comes
+// in between: memory must then hold what was written (clean, flush), or
+// stay as it was and the line read what it holds (inval). Every load is checked, and every word
+// read back at the end; a load hit must be answered in the next cycle.
 `timescale 1ns/1ps
 module tb_dcache;
   import soc_bus_pkg::*;
@@ -103,7 +105,7 @@ module tb_dcache;
     for (int i = 0; i < 4; i++) merge[8*i +: 8] = be[i] ? new_data[8*i +: 8] : old[8*i +: 8];
   endfunction
 
-  int unsigned loads = 0, stores = 0, fast_loads = 0;
+  int unsigned loads = 0, stores = 0, fast_loads = 0, maintenance = 0;
   task automatic load_check(input int unsigned word);
     logic [31:0] got;
     int unsigned waited;
@@ -122,6 +124,27 @@ module tb_dcache;
     access(1'b1, word, be, data, unused, waited);
     model[word] = merge(model[word], data, be);
     stores++;
+  endtask
+
+  // Cache maintenance (cbo.*, a store of no bytes with the operation as
+  // data) on the line holding WORD: after clean or flush memory holds what
+  // the core wrote; after inval the line reads what memory holds.
+  task automatic cbo(input int unsigned word, input logic [1:0] op);
+    logic [31:0] unused, old_words [LineWords];
+    int unsigned waited, first;
+    first = word & ~(LineWords - 1);
+    for (int i = 0; i < LineWords; i++) old_words[i] = memory[first + i];
+    access(1'b1, word, 4'h0, 32'(op), unused, waited);
+    maintenance++;
+    for (int i = 0; i < LineWords; i++) begin
+      if (op == 2'd0) begin
+        tb_check(memory[first + i] == old_words[i], $sformatf("cbo.inval of word 0x%0x wrote memory", first + i));
+        model[first + i] = memory[first + i];
+      end
+      else tb_check(memory[first + i] == model[first + i],
+                    $sformatf("cbo %0d of word 0x%0x: memory %08x want %08x", op, first + i, memory[first + i],
+                              model[first + i]));
+    end
   endtask
 
   initial begin
@@ -148,6 +171,8 @@ module tb_dcache;
           load_check((start + i) % SpanWords);
           if ($urandom % 8 == 0) store((start + i + LineWords + SizeBytes / 4 * ($urandom % 4)) % SpanWords);
         end
+      end else if ($urandom % 2) begin
+        cbo(word, 2'($urandom % 3));
       end else begin
         repeat ($urandom % 40) @(negedge clk);  // idle: prefetches finish
       end
@@ -155,8 +180,8 @@ module tb_dcache;
     // Everything, once more through the cache.
     for (int w = 0; w < SpanWords; w++) load_check(w);
     @(negedge clk);  // the last access counted
-    $display("tb_dcache: %0d loads (%0d answered at once), %0d stores, %0d hits, %0d misses, %0d memory commands",
-             loads, fast_loads, stores, hits, misses, commands);
+    $display("tb_dcache: %0d loads (%0d answered at once), %0d stores, %0d cbo, %0d hits, %0d misses, %0d memory commands",
+             loads, fast_loads, stores, maintenance, hits, misses, commands);
     tb_check(fast_loads > loads / 2, "most loads answered in the next cycle");
     tb_check(hits + misses == loads + stores, "every access counted once");
     tb_finish();

@@ -8,6 +8,7 @@ module sysctl #(
   parameter int unsigned RamBytes = 65536,
   parameter int unsigned RomBytes = 16384,
   parameter int unsigned ExtBytes = 0,
+  parameter int unsigned DcacheLineBytes = 0,
   parameter logic [31:0] Features = 32'h0
 ) (
   input  logic                  clk_i,
@@ -51,6 +52,7 @@ module sysctl #(
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_EXT_SIZE_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_HITS_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_MISSES_OFFSET) ||
+                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_LINE_OFFSET) ||
                      (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET);
 
   always_comb begin
@@ -70,6 +72,7 @@ module sysctl #(
         soc_regs_pkg::SYSCTL_IRQ_ENABLE_OFFSET:  rsp_o.rdata = 32'(irq_enable_q);
         soc_regs_pkg::SYSCTL_SOFT_IRQ_OFFSET:    rsp_o.rdata = {31'b0, soft_irq_q};
         soc_regs_pkg::SYSCTL_SCRATCH_OFFSET:     rsp_o.rdata = scratch_q;
+        soc_regs_pkg::SYSCTL_DCACHE_LINE_OFFSET: rsp_o.rdata = DcacheLineBytes;
         default:                                 rsp_o.err   = 1'b1;
       endcase
       if (wr && read_only) rsp_o.err = 1'b1;
@@ -88,7 +91,7 @@ module sysctl #(
     end else begin
       // riscv-tests "p" protocol: (case << 1) | 1, where case 0 means pass.
       // The store is registered first and judged a cycle later.
-      tohost_hit_q   <= snoop_i.req && snoop_i.we && tohost_addr_i != '0 &&
+      tohost_hit_q   <= snoop_i.req && snoop_i.we && snoop_i.be != '0 && tohost_addr_i != '0 &&
                         snoop_i.addr == tohost_addr_i;
       tohost_value_q <= snoop_i.wdata;
       if (tohost_hit_q && tohost_value_q[0]) begin
