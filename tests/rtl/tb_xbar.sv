@@ -2,8 +2,9 @@
 // error), answers every request on the next cycle, keeps the ROM read-only,
 // hands the array its registered request with the region offset, routes
 // fetches only to ROM and RAM, lets a withdrawn (killed) request reach
-// no device, and holds the answer to an external-memory access (rvalid low,
-// its routing kept) until that device answers.
+// no device, holds the answer to an external-memory access (rvalid low,
+// its routing kept) until that device answers, and passes cache
+// maintenance (a store of no bytes) to external memory alone.
 `timescale 1ns/1ps
 module tb_xbar;
   import soc_bus_pkg::*;
@@ -139,6 +140,7 @@ module tb_xbar;
   endtask
 
   logic e;
+  localparam logic [31:0] cmo_targets [3] = '{ROM_BASE + 32'h40, PERIPH_BASE + 3 * 4096 + 32'h30, ARRAY_BASE + 32'h10};
   initial begin
     tb_check($bits(bus_req_t) == BusReqW && $bits(bus_rsp_t) == BusRspW, "BusReqW/BusRspW match the types");
     repeat (2) @(posedge clk);
@@ -237,12 +239,76 @@ module tb_xbar;
       tb_check(ext_hits == 7, $sformatf("external memory asked %0d times", ext_hits));
     end
 
+    // Cache maintenance (a store of no bytes): only external memory sees it;
+    // ROM, peripherals and the array answer at once; unmapped is an error.
+    begin
+      int unsigned periph_before, array_before, ext_before;
+      periph_before = periph_hits[3];
+      array_before  = array_hits;
+      ext_before    = ext_hits;
+      foreach (cmo_targets[i]) begin
+        @(negedge clk);
+        req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: cmo_targets[i], wdata: 32'd2};
+        @(negedge clk);
+        req = '0;
+        tb_check(rvalid && !rsp.err, $sformatf("maintenance at %08x done at once", cmo_targets[i]));
+      end
+      repeat (2) @(negedge clk);
+      tb_check(periph_hits[3] == periph_before && array_hits == array_before && ext_hits == ext_before,
+               "maintenance reaches no peripheral, the array or memory that caches nothing");
+      ext_delay = 1;
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: EXT_BASE + 32'h100, wdata: 32'd1};
+      @(negedge clk);
+      req = '0;
+      tb_check(!rvalid, "maintenance in external memory waits for it");
+      @(negedge clk);
+      tb_check(rvalid && ext_hits == ext_before + 1, "maintenance reaches external memory");
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: 32'h3000_0000, wdata: 32'd1};
+      @(negedge clk);
+      req = '0;
+      tb_check(rsp.err, "maintenance where nothing is mapped");
+    end
+
     expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
     expect_fetch(RAM_BASE + 32'h40, 32'hC000_0040, 1'b0);
     expect_fetch(EXT_BASE, 32'h0, 1'b1);
     expect_fetch(PERIPH_BASE, 32'h0, 1'b1);
     expect_fetch(32'h0, 32'h0, 1'b1);
     // Held, the fetch side keeps its last region (the memories keep their word).
+    // Cache maintenance (a store of no bytes): only external memory sees it;
+    // ROM, peripherals and the array answer at once; unmapped is an error.
+    begin
+      int unsigned periph_before, array_before, ext_before;
+      periph_before = periph_hits[3];
+      array_before  = array_hits;
+      ext_before    = ext_hits;
+      foreach (cmo_targets[i]) begin
+        @(negedge clk);
+        req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: cmo_targets[i], wdata: 32'd2};
+        @(negedge clk);
+        req = '0;
+        tb_check(rvalid && !rsp.err, $sformatf("maintenance at %08x done at once", cmo_targets[i]));
+      end
+      repeat (2) @(negedge clk);
+      tb_check(periph_hits[3] == periph_before && array_hits == array_before && ext_hits == ext_before,
+               "maintenance reaches no peripheral, the array or memory that caches nothing");
+      ext_delay = 1;
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: EXT_BASE + 32'h100, wdata: 32'd1};
+      @(negedge clk);
+      req = '0;
+      tb_check(!rvalid, "maintenance in external memory waits for it");
+      @(negedge clk);
+      tb_check(rvalid && ext_hits == ext_before + 1, "maintenance reaches external memory");
+      @(negedge clk);
+      req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: 32'h3000_0000, wdata: 32'd1};
+      @(negedge clk);
+      req = '0;
+      tb_check(rsp.err, "maintenance where nothing is mapped");
+    end
+
     expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
     ihold = 1'b1;
     expect_fetch(PERIPH_BASE, 32'hA000_0020, 1'b0);
