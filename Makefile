@@ -22,7 +22,7 @@ all: sim firmware
 
 help:
 	@echo "targets:"
-	@echo "  demo            build everything and run stories260K on the simulated SoC"
+	@echo "  demo            build everything and run stories260K on the simulated SoC (BOARD=ulx3s|arty: a board's build)"
 	@echo "  demo-console    the plain console session on the simulated SoC"
 	@echo "  test            the whole regression; ends with 'N passed, N failed'"
 	@echo "  deps            install missing Debian packages (sudo when not root)"
@@ -40,6 +40,7 @@ help:
 	@echo "  synth           Yosys resource counts (ECP5 and Xilinx 7)"
 	@echo "  bitstream       the BOARD's bitstream; prints Fmax, fails below the clock"
 	@echo "  flash           openFPGALoader onto the BOARD"
+	@echo "  gatelevel       the ULX3S netlist's simulator (Yosys synth_ecp5 + ECP5 cell models); make bench boots it"
 	@echo "  arty-fit        Yosys fit of the Arty A7 builds (no Vivado here)"
 	@echo "  retrieval       the retrieval model's image, tasks and firmware"
 	@echo "  retrieval-train retrain the retrieval model (about an hour)"
@@ -66,6 +67,7 @@ include mk/firmware.mk
 include mk/bench.mk
 include mk/fuzz.mk
 include mk/boards.mk
+include mk/gatelevel.mk
 include mk/unicaim.mk
 include mk/retrieval.mk
 include mk/pruning.mk

@@ -59,11 +59,12 @@ $(ULX3S_BUILD)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(ulx3s_ram) -o $@
 
+# The board's design as Yosys reads it (also the gate-level simulation's, mk/gatelevel.mk).
+ULX3S_READ = read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
+  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(UCM_BOARD_SOC_CH) -set RamBytes $(ulx3s_ram) \
+    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" $(1) ulx3s_top
 $(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex | deps
-	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
-	  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(UCM_BOARD_SOC_CH) -set RamBytes $(ulx3s_ram) \
-	    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" ulx3s_top; \
-	  $(ECP5_SYNTH) -top ulx3s_top -json $@"
+	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "$(call ULX3S_READ); $(ECP5_SYNTH) -top ulx3s_top -json $@"
 
 $(ULX3S_BUILD)/soc.config: $(ULX3S_BUILD)/soc.json boards/ulx3s/ulx3s.lpf | $(NEXTPNR_ECP5)
 	$(NEXTPNR_ECP5) --$(ulx3s_device) --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json $< \

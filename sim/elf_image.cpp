@@ -81,9 +81,15 @@ bool ElfImage::load(const std::string &file, const std::vector<MemRegion> &regio
     }
   }
   entry_ = eh.e_entry;
-  if (!region_of(regions, entry_, 4)) {
-    char msg[96];
-    std::snprintf(msg, sizeof msg, "entry point 0x%08x is outside the SoC's memory", entry_);
+  const MemRegion *entry_region = region_of(regions, entry_, 4);
+  if (!entry_region || !entry_region->code) {
+    char msg[128];
+    if (entry_region) {
+      std::snprintf(msg, sizeof msg, "entry point 0x%08x is in %s, which holds data only", entry_,
+                    entry_region->name);
+    } else {
+      std::snprintf(msg, sizeof msg, "entry point 0x%08x is outside the SoC's memory", entry_);
+    }
     *error = "'" + file + "': " + msg;
     return false;
   }

@@ -11,12 +11,14 @@ struct MemRegion {
   const char *name;
   uint32_t base;
   uint32_t size;
+  bool code;  // the core may fetch from it (else data only)
 };
 
 class ElfImage {
  public:
-  // Loads FILE; every loadable segment must lie inside one of REGIONS.
-  // Returns false with a one-line reason in *error.
+  // Loads FILE; every loadable segment must lie inside one of REGIONS, and
+  // the entry point inside one that holds code. Returns false with a
+  // one-line reason in *error.
   bool load(const std::string &file, const std::vector<MemRegion> &regions, std::string *error);
   uint32_t entry() const { return entry_; }
   // Address of a symbol, or 0 when the ELF has none of that name.

@@ -13,11 +13,6 @@
 // checks the controller's timing: a broken rule ends the run with status 3
 // and the rule's name. Built with SIM_EXTERNAL_MEMORY, the cache and
 // controller driving those pins are a model of their own too (ExtMemory).
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/ioctl.h>
-#include <termios.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <ctime>
@@ -33,6 +28,7 @@
 #include "soc_regs.h"
 #include "Vsoc_top___024root.h"
 #include "elf_image.h"
+#include "host_port.h"
 #include "pc_profile.h"
 #include "sdram_model.h"
 #include "uart_model.h"
@@ -134,68 +130,16 @@ Options parse(int argc, char **argv) {
   return o;
 }
 
-// Host side of the UART: stdin/stdout or a pty master.
-struct HostPort {
-  int in_fd = 0, out_fd = 1;
-  int peer_fd = -1;  // our own handle on the pty's client side: how much it has not read yet
-  bool in_open = true;
 
-  void open_pty() {
-    int fd = posix_openpt(O_RDWR | O_NOCTTY);
-    if (fd < 0 || grantpt(fd) || unlockpt(fd)) fail("cannot create a pseudo-terminal");
-    termios t;
-    tcgetattr(fd, &t);
-    cfmakeraw(&t);
-    tcsetattr(fd, TCSANOW, &t);
-    in_fd = out_fd = fd;
-    peer_fd = open(ptsname(fd), O_RDWR | O_NOCTTY);
-    // Output nobody reads is dropped, as on a board's line, not a stalled simulation.
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    std::fprintf(stderr, "unicaim-sim: UART on %s\n", ptsname(fd));
-    std::fflush(stderr);
-  }
-
-  // Bytes from the host, if any are waiting (up to LEN).
-  size_t poll_bytes(uint8_t *buf, size_t len) {
-    if (!in_open) return 0;
-    pollfd p{in_fd, POLLIN, 0};
-    if (poll(&p, 1, 0) <= 0) return 0;
-    if (p.revents & POLLIN) {
-      ssize_t n = read(in_fd, buf, len);
-      if (n > 0) return size_t(n);
-    }
-    // EOF on stdin ends the input; a pty stays open for the next client.
-    if (in_fd == 0) in_open = false;
-    return 0;
-  }
-
-  // Sleeps until input may be waiting, at most MS milliseconds.
-  void wait_input(int ms) {
-    pollfd p{in_fd, POLLIN, 0};
-    if (in_open) poll(&p, 1, ms);
-  }
-
-  // A pty's unread output is lost when the master closes: wait until the
-  // client has read what the SoC said last. The kernel moves written bytes
-  // to the client's queue a moment later (a work item), so the queue must
-  // stay empty for 100 ms; a client that reads nothing for 2 s is given up.
-  void drain() {
-    if (peer_fd < 0) return;
-    int empty_ms = 0, stuck_ms = 0, last_unread = -1;
-    while (empty_ms < 100 && stuck_ms < 2000) {
-      int unread = 0;
-      if (ioctl(peer_fd, FIONREAD, &unread) < 0) return;
-      empty_ms = unread == 0 ? empty_ms + 10 : 0;
-      stuck_ms = unread != 0 && unread >= last_unread ? stuck_ms + 10 : 0;
-      last_unread = unread;
-      usleep(10000);
-    }
-  }
-
-  void put(uint8_t b) {
-    if (write(out_fd, &b, 1) < 0) { /* host went away: keep simulating */ }
-  }
-};
+// An FST waveform of MODEL (the SoC, or a model beside it) in PATH.
+template <class Model>
+std::unique_ptr<VerilatedFstC> open_trace(Model *model, const std::string &path) {
+  auto trace = std::make_unique<VerilatedFstC>();
+  model->trace(trace.get(), 99);
+  trace->open(path.c_str());
+  if (!trace->isOpen()) fail("cannot write trace '" + path + "'");
+  return trace;
+}
 
 // The core sleeps in wfi, the timer cannot wake it and the UART has sent
 // everything: only the host's next byte can change anything.
@@ -211,17 +155,11 @@ int main(int argc, char **argv) {
   Options opt = parse(argc, argv);
 
   std::string err;
-  std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}};
+  std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes, true}, {"RAM", kRamBase, kRamBytes, true}};
 #if SIM_SDRAM_BYTES
-  regions.push_back({"EXT", EXT_BASE, SIM_SDRAM_BYTES});
+  regions.push_back({"external memory", EXT_BASE, SIM_SDRAM_BYTES, false});  // code runs from ROM or RAM
 #endif
   if (!g_image.load(opt.elf, regions, &err)) fail(err);
-  if (g_image.entry() - EXT_BASE < EXT_SIZE) {
-    char msg[128];
-    std::snprintf(msg, sizeof msg, "entry point 0x%08x is in external memory (code runs from ROM or RAM)",
-                  g_image.entry());
-    fail("'" + opt.elf + "': " + msg);
-  }
   if (!opt.preload.empty() && !g_preload.load(opt.preload, regions, &err)) fail(err);
 
   auto ctx = std::make_unique<VerilatedContext>();
@@ -231,20 +169,12 @@ int main(int argc, char **argv) {
   std::unique_ptr<VerilatedFstC> trace;
   if (!opt.trace.empty()) {
     ctx->traceEverOn(true);
-    trace = std::make_unique<VerilatedFstC>();
-    top->trace(trace.get(), 99);
-    trace->open(opt.trace.c_str());
-    if (!trace->isOpen()) fail("cannot write trace '" + opt.trace + "'");
+    trace = open_trace(top.get(), opt.trace);
   }
 #ifdef SIM_EXTERNAL_ARRAY
   ArrayModel array(ctx.get(), trace != nullptr);
   std::unique_ptr<VerilatedFstC> array_trace;  // the block's signals, in FILE.array.fst
-  if (trace) {
-    array_trace = std::make_unique<VerilatedFstC>();
-    array.model()->trace(array_trace.get(), 99);
-    array_trace->open((opt.trace + ".array.fst").c_str());
-    if (!array_trace->isOpen()) fail("cannot write trace '" + opt.trace + ".array.fst'");
-  }
+  if (trace) array_trace = open_trace(array.model(), opt.trace + ".array.fst");
 #endif
 
   std::unique_ptr<PcProfile> profile;
@@ -258,12 +188,7 @@ int main(int argc, char **argv) {
 #ifdef SIM_EXTERNAL_MEMORY
   ExtMemory memory(ctx.get(), trace != nullptr, SIM_SDRAM_BYTES);
   std::unique_ptr<VerilatedFstC> memory_trace;  // the cache's and controller's signals, in FILE.ext.fst
-  if (trace) {
-    memory_trace = std::make_unique<VerilatedFstC>();
-    memory.model()->trace(memory_trace.get(), 99);
-    memory_trace->open((opt.trace + ".ext.fst").c_str());
-    if (!memory_trace->isOpen()) fail("cannot write trace '" + opt.trace + ".ext.fst'");
-  }
+  if (trace) memory_trace = open_trace(memory.model(), opt.trace + ".ext.fst");
   Vext *const pins = memory.model();  // what drives the SDRAM pins
 #else
   Vsoc_top *const pins = top.get();
@@ -287,7 +212,7 @@ int main(int argc, char **argv) {
 #endif
 
   HostPort host;
-  if (opt.pty) host.open_pty();
+  if (opt.pty && !host.open_pty("unicaim-sim")) fail("cannot create a pseudo-terminal");
   UartModel uart(SIM_CLK_HZ / SIM_BAUD);
 
   top->boot_addr_i = g_image.entry();

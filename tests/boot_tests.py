@@ -18,10 +18,15 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 
 def start_sim(sim, elf, preload=None):
-    import serial
     cmd = [sim, "--elf", elf, "--uart-pty", "--max-cycles", "400000000"]
     if preload:
         cmd += ["--preload", preload]
+    return start_pty(cmd)
+
+
+def start_pty(cmd):
+    """Starts a simulator that puts its UART on a pty; the process and the port."""
+    import serial
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -33,14 +38,19 @@ def start_sim(sim, elf, preload=None):
     raise RuntimeError("the simulator did not start")
 
 
-def read_until(port, proc, pattern, timeout):
+def read_until(port, proc, pattern, idle):
+    """What the SoC says until PATTERN, or until it is silent for IDLE seconds
+    (or ends)."""
     seen = b""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + idle
     while time.monotonic() < deadline and proc.poll() is None:
         try:
-            seen += port.read(port.in_waiting or 1)
+            got = port.read(port.in_waiting or 1)
         except Exception:
             break
+        if got:
+            seen += got
+            deadline = time.monotonic() + idle
         if re.search(pattern, seen):
             break
     return seen.decode(errors="replace")

@@ -5,6 +5,7 @@
 // holds the UART bootloader; the RAM starts with the image given by RamInit.
 module ulx3s_top #(
   parameter int unsigned ClkMhz   = 40,  // 30, 40 or 50 (ulx3s_pll)
+  parameter int unsigned Baud     = 115_200,  // the console (the gate-level simulation's build is faster)
   parameter int unsigned RamBytes = 131072,
   parameter              RamInit  = "",  // $readmemh images (strings)
   parameter              RomInit  = "",
@@ -53,7 +54,7 @@ module ulx3s_top #(
 
   soc_top #(
     .ClkHz    (ClkMhz * 1_000_000),
-    .Baud     (115_200),
+    .Baud     (Baud),
     .RamBytes (RamBytes),
     .RomBytes (16384),
     .RamInit  (RamInit),

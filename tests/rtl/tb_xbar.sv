@@ -277,38 +277,6 @@ module tb_xbar;
     expect_fetch(PERIPH_BASE, 32'h0, 1'b1);
     expect_fetch(32'h0, 32'h0, 1'b1);
     // Held, the fetch side keeps its last region (the memories keep their word).
-    // Cache maintenance (a store of no bytes): only external memory sees it;
-    // ROM, peripherals and the array answer at once; unmapped is an error.
-    begin
-      int unsigned periph_before, array_before, ext_before;
-      periph_before = periph_hits[3];
-      array_before  = array_hits;
-      ext_before    = ext_hits;
-      foreach (cmo_targets[i]) begin
-        @(negedge clk);
-        req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: cmo_targets[i], wdata: 32'd2};
-        @(negedge clk);
-        req = '0;
-        tb_check(rvalid && !rsp.err, $sformatf("maintenance at %08x done at once", cmo_targets[i]));
-      end
-      repeat (2) @(negedge clk);
-      tb_check(periph_hits[3] == periph_before && array_hits == array_before && ext_hits == ext_before,
-               "maintenance reaches no peripheral, the array or memory that caches nothing");
-      ext_delay = 1;
-      @(negedge clk);
-      req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: EXT_BASE + 32'h100, wdata: 32'd1};
-      @(negedge clk);
-      req = '0;
-      tb_check(!rvalid, "maintenance in external memory waits for it");
-      @(negedge clk);
-      tb_check(rvalid && ext_hits == ext_before + 1, "maintenance reaches external memory");
-      @(negedge clk);
-      req = '{req: 1'b1, we: 1'b1, be: 4'h0, addr: 32'h3000_0000, wdata: 32'd1};
-      @(negedge clk);
-      req = '0;
-      tb_check(rsp.err, "maintenance where nothing is mapped");
-    end
-
     expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
     ihold = 1'b1;
     expect_fetch(PERIPH_BASE, 32'hA000_0020, 1'b0);

@@ -5,6 +5,7 @@
 
 #include "console.h"
 #include "csr.h"
+#include "dcache.h"
 #include "soc_regs.h"
 #include "sysctl.h"
 
@@ -18,6 +19,10 @@ int console_cmd_info(int argc, char **argv) {
   printf("clock    %lu Hz\n", (unsigned long)SYSCTL_CLK_HZ);
   printf("ram      %lu KiB at 0x%08x\n", (unsigned long)(SYSCTL_RAM_SIZE / 1024), RAM_BASE);
   printf("rom      %lu KiB at 0x%08x\n", (unsigned long)(SYSCTL_ROM_SIZE / 1024), ROM_BASE);
+  if (sysctl_ext_size()) {
+    printf("ext      %lu MiB at 0x%08x, data cache of %u-byte lines\n", (unsigned long)(sysctl_ext_size() >> 20),
+           EXT_BASE, dcache_line_bytes());
+  }
   printf("uart     %lu baud\n", (unsigned long)SYSCTL_BAUD);
   printf("platform %s%s\n", sysctl_is_sim() ? "simulation" : "board",
          (SYSCTL_FEATURES & SYSCTL_FEATURES_UNICAIM_MASK) ? ", UniCAIM block" : "");
