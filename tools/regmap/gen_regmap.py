@@ -93,6 +93,10 @@ def gen_sv(spec, pkg):
             r = f"{b}_{reg['name']}"
             out.append(f"  localparam logic [11:0] {r}_OFFSET = 12'h{reg['offset']:03x};")
             out += sv_fields(r, reg["fields"])
+        if blk["reg"]:
+            ro = sum(1 << (reg["offset"] // 4) for reg in blk["reg"] if reg["access"] == "ro")
+            out.append(f"  // Bit i: the register at offset 4 * i is read-only (a write is refused).")
+            out.append(f"  localparam logic [1023:0] {b}_READ_ONLY = 1024'h{ro:x};")
         for w in blk["window"]:
             out.append(f"  localparam int unsigned {b}_{w['name']}_WINDOW = 32'h{w['offset']:04x};")
             out.append(f"  localparam int unsigned {b}_{w['name']}_WINDOW_SIZE = 32'h{w['size']:04x};")

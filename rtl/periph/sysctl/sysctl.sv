@@ -43,17 +43,8 @@ module sysctl #(
   assign irq_pending = {irq_sources_i[2], soft_irq_q, irq_sources_i[1:0]};
   assign ext_irq_o   = |(irq_pending & irq_enable_q);
 
-  // Writes to these are refused with a bus error.
-  assign read_only = (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_CLK_HZ_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_RAM_SIZE_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_ROM_SIZE_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_FEATURES_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_BAUD_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_EXT_SIZE_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_HITS_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_MISSES_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_DCACHE_LINE_OFFSET) ||
-                     (req_i.addr[11:0] == soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET);
+  // Writes to the read-only registers (regmap.toml) are refused with a bus error.
+  assign read_only = soc_regs_pkg::SYSCTL_READ_ONLY[req_i.addr[11:2]];
 
   always_comb begin
     rsp_o = '0;
