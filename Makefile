@@ -40,7 +40,7 @@ help:
 	@echo "  synth           Yosys resource counts (ECP5 and Xilinx 7)"
 	@echo "  bitstream       the BOARD's bitstream; prints Fmax, fails below the clock"
 	@echo "  flash           openFPGALoader onto the BOARD"
-	@echo "  gatelevel       the ULX3S netlist's simulator (Yosys synth_ecp5 + ECP5 cell models); make bench boots it"
+	@echo "  gatelevel       the ULX3S netlist's simulator (Yosys synth_ecp5 + ECP5 cell models); gatelevel-check boots it"
 	@echo "  arty-fit        Yosys fit of the Arty A7 builds (no Vivado here)"
 	@echo "  retrieval       the retrieval model's image, tasks and firmware"
 	@echo "  retrieval-train retrain the retrieval model (about an hour)"
