@@ -111,7 +111,7 @@ module dcache
   logic [OffW:0]       pf_recv_q, pf_copy_q;
   logic [31:0]         pf_word;
   logic [IndexW-1:0]   pf_index;
-  logic                pf_busy_here, pf_go, pf_copy, pf_done, pf_next, pf_stop;
+  logic                pf_checking, pf_busy_here, pf_go, pf_copy, pf_done, pf_next, pf_stop;
   // The RAMs: tags (two copies, read at once), words (read a cycle later).
   logic [TagW:0]       lookup_entry;
   logic [EntryW-1:0]   entry, tag_wdata;
@@ -178,8 +178,9 @@ module dcache
   // The second copy reads the prefetcher's line while it checks it (the
   // state machine is idle or waiting for it then), else the access's line.
   assign pf_index     = pf_line_q[IndexW-1:0];
-  assign pf_go        = pf_state_q == PF_CHECK && (state_q == S_IDLE || state_q == S_PF_WAIT) && !fsm_writes;
-  assign entry_index  = (pf_state_q == PF_CHECK && (state_q == S_IDLE || state_q == S_PF_WAIT)) ? pf_index : index_q;
+  assign pf_checking  = pf_state_q == PF_CHECK && (state_q == S_IDLE || state_q == S_PF_WAIT);
+  assign pf_go        = pf_checking && !fsm_writes;
+  assign entry_index  = pf_checking ? pf_index : index_q;
   assign entry_hit    = entry[Valid] && entry[TagW-1:0] == tag_q;
   assign pf_busy_here = pf_state_q != PF_IDLE && pf_index == index_q;
   assign cmo          = we_q && be_q == 4'b0000;  // cbo.*: the operation in wdata_q
