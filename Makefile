@@ -40,6 +40,7 @@ help:
 	@echo "  synth           Yosys resource counts (ECP5 and Xilinx 7)"
 	@echo "  bitstream       the BOARD's bitstream; prints Fmax, fails below the clock"
 	@echo "  flash           openFPGALoader onto the BOARD"
+	@echo "  board-sim       build/board_sim/ulx3s-rtl: the ULX3S design at RTL on the board's pins"
 	@echo "  gatelevel       the ULX3S netlist's simulator (Yosys synth_ecp5 + ECP5 cell models); gatelevel-check boots it"
 	@echo "  arty-fit        Yosys fit of the Arty A7 builds (no Vivado here)"
 	@echo "  retrieval       the retrieval model's image, tasks and firmware"
@@ -67,7 +68,7 @@ include mk/firmware.mk
 include mk/bench.mk
 include mk/fuzz.mk
 include mk/boards.mk
-include mk/gatelevel.mk
+include mk/board_sim.mk
 include mk/unicaim.mk
 include mk/retrieval.mk
 include mk/pruning.mk
@@ -75,7 +76,7 @@ include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the
 # plain console session instead. BOARD=ulx3s runs what the ULX3S bitstream
-# runs on the board simulator (bootloader, upload of llm_ulx3s.elf with the
+# runs on the board simulator at RTL (ulx3s_top on its pins: bootloader, upload of llm_ulx3s.elf with the
 # model in SDRAM, the array); BOARD=arty the Arty A7-100T's build
 # (llm_512k.elf, block RAM only) through the bootloader.
 DEMO_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD))
@@ -83,9 +84,9 @@ ifeq ($(DEMO_BOARD),)
 demo: deps sim firmware
 	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/llm.elf --script tests/fw/llm_demo.txt
 else ifeq ($(DEMO_BOARD),ulx3s)
-demo: deps $(SIM_BIN_BOARD) firmware
-	$(PYTHON) tools/uartctl.py sim --sim $(SIM_BIN_BOARD) --elf $(BUILD)/fw/bootrom.elf \
-	  --upload $(BUILD)/fw/llm_ulx3s.elf --script tests/fw/llm_demo_ulx3s.txt
+demo: deps $(BOARD_SIM_RTL) firmware
+	$(PYTHON) tools/uartctl.py sim --sim $(BOARD_SIM_RTL) --upload $(BUILD)/fw/llm_ulx3s.elf \
+	  --script tests/fw/llm_demo_ulx3s.txt
 else ifeq ($(DEMO_BOARD),arty)
 demo: deps sim firmware
 	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/bootrom.elf \

@@ -59,7 +59,7 @@ $(ULX3S_BUILD)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(ulx3s_ram) -o $@
 
-# The board's design as Yosys reads it (also the gate-level simulation's, mk/gatelevel.mk).
+# The board's design as Yosys reads it (also the board simulators', mk/board_sim.mk).
 ULX3S_READ = read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
   chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(UCM_BOARD_SOC_CH) -set RamBytes $(ulx3s_ram) \
     -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" $(1) ulx3s_top

@@ -25,13 +25,21 @@ TB_timer   := rtl/periph/timer/timer.sv
 TB_xbar    := rtl/bus/soc_xbar.sv
 TB_dcache  := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
+# The gate-level block RAM model against RTL: the memories and their
+# synth_ecp5 netlist (mk/board_sim.mk has the cell models).
+TB_ecp5_bram := tests/rtl/ecp5_rams.sv $(TB_BUILD)/ecp5_rams_net.v $(GL_CELLS) sim/board/ecp5_models.v
+TB_FLAGS_ecp5_bram := -I$(YOSYS_ECP5)
+$(TB_BUILD)/ecp5_rams_net.v: tests/rtl/ecp5_rams.sv | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,YOSYS,$@)yosys -q -l $(TB_BUILD)/ecp5_rams_net.log -p "read_verilog -sv $<; \
+	  $(ECP5_SYNTH) -top ecp5_rams; rename ecp5_rams ecp5_rams_net; write_verilog -noattr $@"
 UNIT_TBS   := $(patsubst tests/rtl/tb_%.sv,%,$(wildcard tests/rtl/tb_*.sv))
 UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)
 
 define UNIT_TB_RULE
 $(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) tests/rtl/*.svh | deps
 	@mkdir -p $(TB_BUILD)
-	$(call quiet,VERILATE,$$@)verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl --top-module tb_$(1) \
+	$(call quiet,VERILATE,$$@)verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl $(TB_FLAGS_$(1)) --top-module tb_$(1) \
 	  -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) tests/rtl/tb_$(1).sv \
 	  $(call to_log,$(TB_BUILD)/obj_$(1).log)
 	$(Q)cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
@@ -47,7 +55,7 @@ $(SIM_TEST_BUILD)/%_test: tests/sim/%_test.cpp sim/%.cpp sim/%.h | deps
 
 unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 
-TEST_DEPS := sim $(SIM_BIN_BOARD) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
+TEST_DEPS := sim $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
              $(BUILD)/boards/arty-35t/stat.json
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv

@@ -35,7 +35,7 @@ def split(text):
         width = m.group(1) or ""
         text = decl.sub(f"  input {width}{port};\n  output {width}{port}_out;\n  output {width}{port}_oe;\n",
                         text, count=1)
-        text = re.sub(rf"^(module \S+ \(.*)\b{port}\b", rf"\g<1>{port}, {port}_out, {port}_oe", text, count=1,
+        text = re.sub(rf"^(module \w+ *\(.*)\b{port}\b", rf"\g<1>{port}, {port}_out, {port}_oe", text, count=1,
                       flags=re.M)
     if not ports:
         raise SystemExit("gatelevel_pins: no tristate buffer drives a top-level port")

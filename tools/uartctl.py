@@ -2,8 +2,9 @@
 """uartctl: talk to the SoC's UART console -- a board's serial port or the
 simulator's pseudo-terminal -- interactively or from a script.
 
-  uartctl.py sim --elf FILE [--preload FILE] [--upload APP.elf] [--script FILE]
-      start build/sim/unicaim-sim with --uart-pty and talk to it
+  uartctl.py sim [--sim BINARY] [--elf FILE] [--preload FILE] [--upload APP.elf] [--script FILE]
+      start build/sim/unicaim-sim (or a board simulator, which holds its
+      own ROM and RAM images: no --elf) with --uart-pty and talk to it
   uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--upload APP.elf] [--script FILE]
       talk to a board
 
@@ -350,7 +351,7 @@ def cmd_sim(args):
             elf_pieces(args.upload, regions=(RAM, EXT))
         except ElfError as e:
             raise Refused(f"upload refused: {e}")
-    cmd = [args.sim, "--elf", args.elf, "--uart-pty"]
+    cmd = [args.sim] + (["--elf", args.elf] if args.elf else []) + ["--uart-pty"]
     if args.preload:
         cmd += ["--preload", args.preload]
     if args.max_cycles:
@@ -411,7 +412,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     sub = ap.add_subparsers(dest="mode", required=True)
     s = sub.add_parser("sim", help="run firmware in the simulator and talk to it")
-    s.add_argument("--elf", required=True)
+    s.add_argument("--elf", help="the program at reset (unicaim-sim needs one)")
     s.add_argument("--sim", default=DEFAULT_SIM)
     s.add_argument("--max-cycles", type=int, default=0)
     s.add_argument("--keep", action="store_true", help="leave the program running after the script")

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The ULX3S netlist boots: on the gate-level simulator (mk/gatelevel.mk),
+"""The ULX3S netlist boots: on the gate-level simulator (mk/board_sim.mk),
 the boot ROM prints its banner, takes an upload of the console through the
 bootloader, and the console answers `info` with the board's figures. Prints
 what the SoC said, BENCH lines (the check's outcome, the simulator's speed)
@@ -42,7 +42,7 @@ def main():
     print(text.replace("\r", ""))
     print(err.strip())
     missing = [e for e in EXPECTED if e not in text] + ([] if line.startswith("RUN 0x80000000") else ["RUN"])
-    speed = re.search(r"GL cycles=(\d+) wall_s=([\d.]+) hz=(\d+)", err)
+    speed = re.search(r"BOARD cycles=(\d+) wall_s=([\d.]+) hz=(\d+)", err)
     print(f"BENCH ulx3s_netlist_boots {0 if missing else 1} bool")
     if speed:
         print(f"BENCH ulx3s_netlist_cycles {speed.group(1)} cycles")

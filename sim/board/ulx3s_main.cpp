@@ -1,11 +1,12 @@
-// ulx3s-gl: the ULX3S design after synthesis -- Yosys synth_ecp5's netlist
-// of ulx3s_top, written back as Verilog, with Yosys's ECP5 cell models
-// (and ecp5_models.v for its blackboxes) -- on the board's pins: the 25 MHz
-// oscillator (the PLL model passes it through as the system clock), the
-// FTDI UART (no flow control, as on the board), the FIRE1 button (not
-// pressed) and the SDRAM chip (sim/sdram_model.h, which checks every timing
-// rule). Its RAM and ROM hold what the bitstream's do.
-//   ulx3s-gl [--uart-pty] [--max-cycles N]
+// The ULX3S board in simulation, on its pins: ulx3s_top at RTL (ulx3s-rtl,
+// through ulx3s_board.sv) or Yosys synth_ecp5's netlist of it written back
+// as Verilog with Yosys's ECP5 cell models and ecp5_models.v (ulx3s-gl).
+// The harness is the board: the 25 MHz oscillator (the PLL model passes it
+// through as the system clock), the FTDI UART (no flow control, as on the
+// board), the FIRE1 button (not pressed) and the SDRAM chip
+// (sim/sdram_model.h, which checks every timing rule). RAM and ROM hold
+// what the bitstream's do.
+//   ulx3s-rtl|ulx3s-gl [--uart-pty] [--max-cycles N]
 // The UART is on stdin/stdout or on a pseudo-terminal whose path is printed
 // ("UART on PATH"), as with unicaim-sim. The board has no way to end a run:
 // it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3),
@@ -19,14 +20,14 @@
 #include <memory>
 #include <string>
 
-#include "Vulx3s_top.h"
+#include "Vboard.h"
 #include "host_port.h"
 #include "sdram_model.h"
 #include "uart_model.h"
 #include "verilated.h"
 
-#ifndef GL_CLK_HZ
-#error "GL_CLK_HZ and GL_BAUD must match the netlist's ClkMhz and Baud"
+#if !defined(BOARD_CLK_HZ) || !defined(BOARD_BAUD) || !defined(BOARD_SIM_NAME)
+#error "BOARD_CLK_HZ and BOARD_BAUD must match the model's ClkMhz and Baud; BOARD_SIM_NAME names the program"
 #endif
 
 namespace {
@@ -36,7 +37,7 @@ constexpr uint32_t kSdramBytes = 32u << 20;
 volatile std::sig_atomic_t g_stop = 0;
 
 [[noreturn]] void fail(const std::string &msg) {
-  std::fprintf(stderr, "ulx3s-gl: %s\n", msg.c_str());
+  std::fprintf(stderr, "%s: %s\n", BOARD_SIM_NAME, msg.c_str());
   std::exit(kExitUsage);
 }
 
@@ -54,17 +55,17 @@ int main(int argc, char **argv) {
       max_cycles = std::strtoull(argv[++i], &end, 0);
       if (!*argv[i] || *end) fail(std::string("--max-cycles takes a number, not '") + argv[i] + "'");
     } else if (a.rfind("+verilator", 0) != 0) {
-      fail("unknown option '" + a + "' (usage: ulx3s-gl [--uart-pty] [--max-cycles N])");
+      fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--max-cycles N])");
     }
   }
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
-  auto top = std::make_unique<Vulx3s_top>(ctx.get());
+  auto top = std::make_unique<Vboard>(ctx.get());
   HostPort host;
-  if (pty && !host.open_pty("ulx3s-gl")) fail("cannot create a pseudo-terminal");
-  UartModel uart(GL_CLK_HZ / GL_BAUD);
-  SdramModel sdram(kSdramBytes, double(GL_CLK_HZ));
+  if (pty && !host.open_pty(BOARD_SIM_NAME)) fail("cannot create a pseudo-terminal");
+  UartModel uart(BOARD_CLK_HZ / BOARD_BAUD);
+  SdramModel sdram(kSdramBytes, double(BOARD_CLK_HZ));
 
   top->ftdi_txd = 1;
   top->btn_fire1 = 0;
@@ -89,7 +90,7 @@ int main(int argc, char **argv) {
                          bool(top->sdram_wen),  top->sdram_ba,         top->sdram_a,           top->sdram_dqm,
                          uint16_t(top->sdram_d_out), top->sdram_d_oe != 0};
     if (!sdram.clock(cycle, pins)) {
-      std::fprintf(stderr, "ulx3s-gl: %s\n", sdram.error().c_str());
+      std::fprintf(stderr, "%s: %s\n", BOARD_SIM_NAME, sdram.error().c_str());
       status = kExitSdram;
       break;
     }
@@ -109,7 +110,7 @@ int main(int argc, char **argv) {
   top->final();
   host.drain();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::fprintf(stderr, "GL cycles=%" PRIu64 " wall_s=%.1f hz=%.0f status=%d\n", cycle, wall,
+  std::fprintf(stderr, "BOARD cycles=%" PRIu64 " wall_s=%.1f hz=%.0f status=%d\n", cycle, wall,
                wall > 0 ? cycle / wall : 0.0, status);
   return status;
 }

@@ -1,0 +1,82 @@
+# The ULX3S board in simulation, on its pins (sim/board/ulx3s_main.cpp: the
+# oscillator, the FTDI UART, the button and the SDRAM chip model), with the
+# design exactly as the bitstream has it (boards.mk's ULX3S_READ: the same
+# RTL, parameters, ROM and RAM images) but for one parameter: the console
+# runs at BOARD_BAUD, 16 cycles a bit, so that an upload takes simulated
+# milliseconds.
+#  - ulx3s-rtl: ulx3s_top's RTL (wrapper, PLL and DDR-register models,
+#    SoC, cache, SDRAM controller, the array) through sim/board/ulx3s_board.sv.
+#  - ulx3s-gl: Yosys synth_ecp5's netlist of it, written back as Verilog and
+#    run on Yosys's ECP5 cell models (sim/board/ecp5_models.v for those it
+#    ships without behaviour); tools/gatelevel_pins.py splits the SDRAM's
+#    data pins, left as tristate buffers, into in, out and enable. Verilator's
+#    optimiser stays on (3 minutes; with -O0, as mk/unicaim.mk uses for the
+#    array's generic-gate netlist, g++ needs over an hour and more memory
+#    than the machine has for one unit), its model split into units of
+#    moderate size.
+BOARD_SIM_BUILD := $(BUILD)/board_sim
+BOARD_BAUD      := $(shell echo $$(( $(strip $(ULX3S_MHZ)) * 1000000 / 16 )))
+BOARD_SIM_RTL   := $(BOARD_SIM_BUILD)/ulx3s-rtl
+GL_BUILD        := $(BUILD)/gatelevel
+GL_NETLIST      := $(GL_BUILD)/ulx3s_gl.v
+GL_SIM          := $(GL_BUILD)/ulx3s-gl
+YOSYS_ECP5       = $(abspath $(dir $(shell command -v yosys))../share/yosys/ecp5)
+BOARD_SIM_SRCS  := sim/board/ulx3s_main.cpp sim/sdram_model.cpp sim/uart_model.cpp
+BOARD_SIM_DEPS  := $(BOARD_SIM_SRCS) sim/host_port.h sim/sdram_model.h sim/uart_model.h sim/board/ecp5_models.v
+# $(1): the program's name.
+BOARD_SIM_CFLAGS = -std=c++17 -DBOARD_CLK_HZ=$(strip $(ULX3S_MHZ))000000 -DBOARD_BAUD=$(BOARD_BAUD) \
+                   -DBOARD_SIM_NAME='\"$(1)\"' -I$(abspath sim)
+
+$(BOARD_SIM_RTL): $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) sim/board/ulx3s_board.sv \
+                  $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex $(BOARD_SIM_DEPS) mk/board_sim.mk | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,VERILATE,$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
+	  -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --top-module ulx3s_board --prefix Vboard \
+	  -GClkMhz=$(strip $(ULX3S_MHZ)) -GBaud=$(BOARD_BAUD) -GRamBytes=$(ulx3s_ram) -GUcmBanks=$(strip $(ULX3S_UCM)) \
+	  $(filter-out -GUcmBanks=%,$(UCM_BOARD_SOC_G)) -GRamInit='"$(abspath $(ULX3S_BUILD)/ram.hex)"' \
+	  -GRomInit='"$(abspath $(ULX3S_BUILD)/rom.hex)"' -CFLAGS "$(call BOARD_SIM_CFLAGS,ulx3s-rtl)" \
+	  -MAKEFLAGS "$(SIM_OPT)" -Mdir $(BOARD_SIM_BUILD)/obj -o ../ulx3s-rtl \
+	  $(RTL_ALL) $(abspath $(wildcard boards/ulx3s/*.sv) sim/board/ulx3s_board.sv sim/board/ecp5_models.v) \
+	  $(abspath $(BOARD_SIM_SRCS)) $(call to_log,$(BOARD_SIM_BUILD)/verilate.log)
+
+.PHONY: board-sim
+board-sim: $(BOARD_SIM_RTL)
+
+$(GL_NETLIST): $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex \
+               $(ULX3S_BUILD)/ram.hex mk/board_sim.mk | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,YOSYS,$@)yosys -q -l $(GL_BUILD)/yosys.log -p "$(call ULX3S_READ,-set Baud $(BOARD_BAUD)); \
+	  $(ECP5_SYNTH) -top ulx3s_top; rename -top ulx3s_top; write_verilog -noattr $@" $(call to_log,$(GL_BUILD)/yosys.out)
+
+# Yosys's cell models without its DP16KD, which has no behaviour there
+# (sim/board/ecp5_models.v models it).
+GL_CELLS := $(GL_BUILD)/cells_sim.v
+$(GL_CELLS): | deps
+	@mkdir -p $(dir $@)
+	sed '/^module DP16KD(/,/^endmodule/d' $(YOSYS_ECP5)/cells_sim.v > $@
+
+# Its bidirectional pins split into in, out and enable for the harness.
+$(GL_BUILD)/ulx3s_gl_pins.v: $(GL_NETLIST) tools/gatelevel_pins.py
+	$(PYTHON) tools/gatelevel_pins.py $< -o $@
+
+$(GL_SIM): $(GL_BUILD)/ulx3s_gl_pins.v $(GL_CELLS) $(BOARD_SIM_DEPS)
+	$(call quiet,VERILATE,$@)verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style --output-split 30000 \
+	  --top-module ulx3s_top --prefix Vboard -I$(YOSYS_ECP5) -CFLAGS "-O1 $(call BOARD_SIM_CFLAGS,ulx3s-gl)" \
+	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0" -Mdir $(GL_BUILD)/obj -o ../ulx3s-gl \
+	  $(abspath $(GL_BUILD)/ulx3s_gl_pins.v $(GL_CELLS) sim/board/ecp5_models.v $(BOARD_SIM_SRCS)) \
+	  $(call to_log,$(GL_BUILD)/verilate.log)
+
+.PHONY: gatelevel
+gatelevel: $(GL_SIM)
+
+# The checks: the board boots, takes an upload and runs the console, at RTL
+# (in make test, tests/boot_tests.py) and after synthesis (make bench:
+# the netlist simulates a few thousand cycles a second, so the upload alone
+# takes ten minutes).
+.PHONY: gatelevel-check
+bench gatelevel-check: $(BENCH_DIR)/gatelevel.txt
+$(BENCH_DIR)/gatelevel.txt: $(GL_SIM) $(FW_BUILD)/console.elf tools/bench/gatelevel_boot.py
+	@mkdir -p $(BENCH_DIR)
+	$(PYTHON) tools/bench/gatelevel_boot.py --sim $(GL_SIM) --app $(FW_BUILD)/console.elf > $@.tmp
+	mv $@.tmp $@
+	cat $@
