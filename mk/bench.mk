@@ -109,22 +109,6 @@ $(BENCH_DIR)/lm.txt $(BENCH_DIR)/lm_curve.csv &: $(LLM_BUILD)/llm_eval $(LLM_IMA
 
 bench: $(BENCH_DIR)/lm.txt
 
-# The ULX3S build (llm_ulx3s.elf: the model, the state and the caches of
-# keys and values in SDRAM behind the data cache) on the board simulator:
-# position 256 beside the block-RAM figure above, and the cache's hit rate.
-$(BENCH_DIR)/lm_ulx3s.txt: $(SIM_BIN_BOARD) $(FW_BUILD)/llm_ulx3s.elf $(BENCH_DIR)/lm.txt
-	@mkdir -p $(BENCH_DIR)
-	printf 'bench 256\nexit 0\n' | $(SIM_BIN_BOARD) --elf $(FW_BUILD)/llm_ulx3s.elf | tr -d '\r' > $@.raw
-	awk '/^BENCH lm_(decode|matmul|attention|other)_cycles_pos256 / { print $$1, $$2 "_ulx3s", $$3, $$4 } \
-	     /^BENCH dcache_hit_pct_llm / { print }' $@.raw > $@.tmp
-	awk 'FNR == NR && $$2 == "lm_decode_cycles_pos256" { bram = $$3 } \
-	     FNR != NR && $$2 == "lm_decode_cycles_pos256_ulx3s" { printf "BENCH lm_decode_ulx3s_vs_bram %.2f x\n", $$3 / bram }' \
-	  $(BENCH_DIR)/lm.txt $@.tmp > $@.ratio
-	cat $@.ratio >> $@.tmp
-	rm $@.raw $@.ratio && mv $@.tmp $@
-	@cat $@
-bench: $(BENCH_DIR)/lm_ulx3s.txt
-
 # The README's console session, as the simulated SoC answers it now.
 $(BENCH_DIR)/llm_session.md: $(SIM_BIN) $(FW_BUILD)/llm.elf tests/fw/llm_session.txt
 	@mkdir -p $(BENCH_DIR)

@@ -80,3 +80,23 @@ $(BENCH_DIR)/gatelevel.txt: $(GL_SIM) $(FW_BUILD)/console.elf tools/bench/gatele
 	$(PYTHON) tools/bench/gatelevel_boot.py --sim $(GL_SIM) --app $(FW_BUILD)/console.elf > $@.tmp
 	mv $@.tmp $@
 	cat $@
+
+# The ULX3S build (llm_ulx3s.elf: the model, the state and the caches of
+# keys and values in SDRAM behind the data cache) on the board simulator at
+# RTL (ulx3s_top at the board's clock, uploaded through the bootloader):
+# position 256 beside the block-RAM figure (mk/bench.mk's lm.txt), and the
+# cache's hit rate.
+$(BENCH_DIR)/lm_ulx3s.txt: $(BOARD_SIM_RTL) $(FW_BUILD)/llm_ulx3s.elf $(BENCH_DIR)/lm.txt
+	@mkdir -p $(BENCH_DIR)
+	printf 'bench 256\nexit 0\n' > $@.script
+	$(PYTHON) tools/uartctl.py sim --sim $(BOARD_SIM_RTL) --upload $(FW_BUILD)/llm_ulx3s.elf --script $@.script \
+	  --timeout 1200 2>/dev/null | tr -d '\r' > $@.raw
+	awk '/^BENCH lm_(decode|matmul|attention|other)_cycles_pos256 / { print $$1, $$2 "_ulx3s", $$3, $$4 } \
+	     /^BENCH dcache_hit_pct_llm / { print }' $@.raw > $@.tmp
+	awk 'FNR == NR && $$2 == "lm_decode_cycles_pos256" { bram = $$3 } \
+	     FNR != NR && $$2 == "lm_decode_cycles_pos256_ulx3s" { printf "BENCH lm_decode_ulx3s_vs_bram %.2f x\n", $$3 / bram }' \
+	  $(BENCH_DIR)/lm.txt $@.tmp > $@.ratio
+	cat $@.ratio >> $@.tmp
+	rm $@.raw $@.ratio $@.script && mv $@.tmp $@
+	@cat $@
+bench: $(BENCH_DIR)/lm_ulx3s.txt

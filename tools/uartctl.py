@@ -52,6 +52,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SIM = os.path.join(ROOT, "build", "sim", "unicaim-sim")
 QUIT, REUPLOAD, RESET = b"\x1d", b"\x15", b"\x12"  # Ctrl-], Ctrl-U, Ctrl-R
 EXITED = "exited"  # run_script: the script's exit line ended the program
+BYE = b"\nbye\r\n"  # the console's last line before it ends the program
+EXIT_GRACE_S = 10  # a simulator ends moments after the goodbye; a board simulator never does
 
 
 class Refused(Exception):
@@ -210,11 +212,13 @@ def run_script(link, lines, idle):
         link.take(PROMPT)
         for line in lines:
             link.send(line.encode() + b"\r")
+            exit_line = line.split()[:1] == ["exit"]
             try:
-                link.expect([PROMPT], idle, "prompt")
-            except Silence:
-                if line.split()[:1] == ["exit"]:
+                if link.expect([PROMPT, BYE] if exit_line else [PROMPT], idle, "prompt") == BYE:
                     return EXITED  # the program ends as asked
+            except Silence:
+                if exit_line:
+                    return EXITED
                 raise
             link.take(PROMPT)
     except Silence as e:
@@ -362,7 +366,7 @@ def cmd_sim(args):
                            reset=lambda: serial.Serial(sim.restart().pty, timeout=0.05))
         if exiting:  # a slow simulator may take a moment to get there
             try:
-                sim.proc.wait(args.timeout)
+                sim.proc.wait(EXIT_GRACE_S)
             except subprocess.TimeoutExpired:
                 pass
         if rc == 0 and args.keep:

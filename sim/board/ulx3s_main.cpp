@@ -3,10 +3,11 @@
 // as Verilog with Yosys's ECP5 cell models and ecp5_models.v (ulx3s-gl).
 // The harness is the board: the 25 MHz oscillator (the PLL model passes it
 // through as the system clock), the FTDI UART (no flow control, as on the
-// board), the FIRE1 button (not pressed) and the SDRAM chip
+// board), the FIRE1 button (held down with --press-fire1, else not
+// pressed) and the SDRAM chip
 // (sim/sdram_model.h, which checks every timing rule). RAM and ROM hold
 // what the bitstream's do.
-//   ulx3s-rtl|ulx3s-gl [--uart-pty] [--max-cycles N]
+//   ulx3s-rtl|ulx3s-gl [--uart-pty] [--press-fire1] [--max-cycles N]
 // The UART is on stdin/stdout or on a pseudo-terminal whose path is printed
 // ("UART on PATH"), as with unicaim-sim. The board has no way to end a run:
 // it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3),
@@ -44,18 +45,20 @@ volatile std::sig_atomic_t g_stop = 0;
 }  // namespace
 
 int main(int argc, char **argv) {
-  bool pty = false;
+  bool pty = false, press_fire1 = false;
   uint64_t max_cycles = 0;
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
     if (a == "--uart-pty") {
       pty = true;
+    } else if (a == "--press-fire1") {
+      press_fire1 = true;
     } else if (a == "--max-cycles" && i + 1 < argc) {
       char *end = nullptr;
       max_cycles = std::strtoull(argv[++i], &end, 0);
       if (!*argv[i] || *end) fail(std::string("--max-cycles takes a number, not '") + argv[i] + "'");
     } else if (a.rfind("+verilator", 0) != 0) {
-      fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--max-cycles N])");
+      fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--press-fire1] [--max-cycles N])");
     }
   }
 
@@ -68,7 +71,7 @@ int main(int argc, char **argv) {
   SdramModel sdram(kSdramBytes, double(BOARD_CLK_HZ));
 
   top->ftdi_txd = 1;
-  top->btn_fire1 = 0;
+  top->btn_fire1 = press_fire1;
   top->sdram_d = 0;
   top->clk_25mhz = 0;
   top->eval();
