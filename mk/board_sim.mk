@@ -16,7 +16,11 @@
 #    moderate size.
 BOARD_SIM_BUILD := $(BUILD)/board_sim
 BOARD_BAUD      := $(shell echo $$(( $(strip $(ULX3S_MHZ)) * 1000000 / 16 )))
-BOARD_SIM_RTL   := $(BOARD_SIM_BUILD)/ulx3s-rtl
+# The simulator at RTL for an array: ulx3s-rtl for the default build's,
+# ulx3s-<array>-rtl for another (ulx3s-board_retr-rtl: the retrieval model's).
+board_sim_rtl    = $(BOARD_SIM_BUILD)/ulx3s$(if $(filter-out board,$(1)),-$(1))-rtl
+BOARD_SIM_RTL   := $(call board_sim_rtl,$(ULX3S_ARRAY))
+BOARD_SIM_RETR  := $(call board_sim_rtl,board_retr)
 GL_BUILD        := $(BUILD)/gatelevel
 GL_NETLIST      := $(GL_BUILD)/ulx3s_gl.v
 GL_SIM          := $(GL_BUILD)/ulx3s-gl
@@ -27,25 +31,25 @@ BOARD_SIM_DEPS  := $(BOARD_SIM_SRCS) sim/host_port.h sim/sdram_model.h sim/uart_
 BOARD_SIM_CFLAGS = -std=c++17 -DBOARD_CLK_HZ=$(strip $(ULX3S_MHZ))000000 -DBOARD_BAUD=$(BOARD_BAUD) \
                    -DBOARD_SIM_NAME='\"$(1)\"' -I$(abspath sim)
 
-$(BOARD_SIM_RTL): $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) sim/board/ulx3s_board.sv \
-                  $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex $(BOARD_SIM_DEPS) mk/board_sim.mk | deps
-	@mkdir -p $(dir $@)
-	$(call quiet,VERILATE,$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
+# $(1): the array.
+define BOARD_SIM_RULE
+$(call board_sim_rtl,$(1)): $(ULX3S_DESIGN) sim/board/ulx3s_board.sv $(BOARD_SIM_DEPS) mk/board_sim.mk mk/boards.mk | deps
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,VERILATE,$$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --top-module ulx3s_board --prefix Vboard \
-	  -GClkMhz=$(strip $(ULX3S_MHZ)) -GBaud=$(BOARD_BAUD) -GRamBytes=$(ulx3s_ram) -GUcmBanks=$(strip $(ULX3S_UCM)) \
-	  $(filter-out -GUcmBanks=%,$(UCM_BOARD_SOC_G)) -GRamInit='"$(abspath $(ULX3S_BUILD)/ram.hex)"' \
-	  -GRomInit='"$(abspath $(ULX3S_BUILD)/rom.hex)"' -CFLAGS "$(call BOARD_SIM_CFLAGS,ulx3s-rtl)" \
-	  -MAKEFLAGS "$(SIM_OPT)" -Mdir $(BOARD_SIM_BUILD)/obj -o ../ulx3s-rtl \
-	  $(RTL_ALL) $(abspath $(wildcard boards/ulx3s/*.sv) sim/board/ulx3s_board.sv sim/board/ecp5_models.v) \
-	  $(abspath $(BOARD_SIM_SRCS)) $(call to_log,$(BOARD_SIM_BUILD)/verilate.log)
+	  $$(call ulx3s_vparam,$(1)) -GBaud=$$(BOARD_BAUD) -CFLAGS "$$(call BOARD_SIM_CFLAGS,$$(notdir $$@))" \
+	  -MAKEFLAGS "$$(SIM_OPT)" -Mdir $$@.obj -o $$(abspath $$@) \
+	  $$(RTL_ALL) $$(abspath $$(wildcard boards/ulx3s/*.sv) sim/board/ulx3s_board.sv sim/board/ecp5_models.v) \
+	  $$(abspath $$(BOARD_SIM_SRCS)) $$(call to_log,$$@.log)
+endef
+$(foreach a,$(sort $(ULX3S_ARRAY) board_retr),$(eval $(call BOARD_SIM_RULE,$(a))))
 
 .PHONY: board-sim
 board-sim: $(BOARD_SIM_RTL)
 
-$(GL_NETLIST): $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex \
-               $(ULX3S_BUILD)/ram.hex mk/board_sim.mk | deps
+$(GL_NETLIST): $(ULX3S_DESIGN) mk/board_sim.mk | deps
 	@mkdir -p $(dir $@)
-	$(call quiet,YOSYS,$@)yosys -q -l $(GL_BUILD)/yosys.log -p "$(call ULX3S_READ,-set Baud $(BOARD_BAUD)); \
+	$(call quiet,YOSYS,$@)yosys -q -l $(GL_BUILD)/yosys.log -p "$(call ULX3S_READ,$(ULX3S_ARRAY),-set Baud $(BOARD_BAUD)); \
 	  $(ECP5_SYNTH) -top ulx3s_top; rename -top ulx3s_top; write_verilog -noattr $@" $(call to_log,$(GL_BUILD)/yosys.out)
 
 # Yosys's cell models without its DP16KD, which has no behaviour there

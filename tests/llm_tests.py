@@ -310,6 +310,35 @@ def collect(build, run):
             top1[slices] = float(rows[0][4])
         return top1[3] >= 90 and top1[1] <= top1[3] - 20, str(top1)
 
+    @add("array-top-k")
+    def _():
+        # prune_eval --top-k is the console's "kv unicaim K": K at least the
+        # context attends to every key (the same figures as no K), a small K
+        # to the CAM's best few only.
+        top1 = {}
+        reference = registry_policies()[0][0]
+        for k in ("", "160", "4"):
+            extra = ["--top-k", k] if k else []
+            rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80", "--budgets",
+                                "100", "--policies", reference, "--hw", "3:10:0:1", "--exact", "digital", *extra], 300)
+            rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
+            if rc != 0 or len(rows) != 1 or not rows[0][1].endswith(f"_k{k}" if k else "_s0"):
+                return False, out + err
+            top1[k] = float(rows[0][4])
+        return top1[""] == top1["160"] and top1["4"] < top1[""], str(top1)
+
+    @add("host-array-options-bad-input")
+    def _():
+        cases = [([host, image, "-n", "4", "--kv", "unicaim", "--slots", "513"], "--slots takes 1 to 512"),
+                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--top-k", "8"], "--top-k needs --hw"),
+                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--hw", "--top-k", "0"], "bad option '0'")]
+        report = []
+        for cmd, want in cases:
+            rc, out, err = run(cmd, 60)
+            if rc != 2 or want not in err:
+                report.append(f"{cmd[1:]}: rc={rc} {err.strip()}")
+        return not report, "\n".join(report)
+
     @add("soc-kv-bad-input")
     def _():
         rc, out, err = console_session(run, build, "llm.elf",

@@ -4,11 +4,15 @@ is typed into the console with `prompt add` (lines are limited to 160
 characters), `story` answers greedily, and the answer is checked against the
 task's passkey and against the host build's tokens.  Prints BENCH lines.
 With --policy the cache runs under that pruning policy (the console's words),
-on the array block with --array, on both sides, and the SoC's statistics
-(cycles per token, evictions, modeled array energy) are printed.
+on the array block with --array (or --kv: the console's kv words, e.g.
+"unicaim 64 digital"), on both sides, and the SoC's statistics (cycles per
+token, evictions, modeled array energy) are printed.  With --upload the
+program goes through the bootloader of a board simulator (--sim) that holds
+its own images, as on the board.
 
-usage: retrieval_soc.py --build DIR [--sim BINARY] [--len 1024] [--depth 0.05] [--seed 3]
-                        [--policy "NAME 64" [--array]]
+usage: retrieval_soc.py --build DIR [--sim BINARY] [--upload APP.elf] [--len 1024] [--depth 0.05]
+                        [--seed 3] [--policy "NAME 64"] [--array | --kv WORDS] [--slices N] [--slots N]
+                        [--tag TAG]
 """
 import argparse
 import os
@@ -25,7 +29,7 @@ import tasks  # noqa: E402
 LINE_WORDS = 20  # console lines stay under 160 characters
 
 
-def passkey_session(length, depth, seed, policy, array):
+def passkey_session(length, depth, seed, policy, kv):
     """(script text, prompt text, expected answer ids, steps)."""
     task = tasks.make("passkey", random.Random(seed), length, depth)
     start, end, _ = task.answers[0]
@@ -33,30 +37,43 @@ def passkey_session(length, depth, seed, policy, array):
     words = prompt.split(" ")
     lines = [" ".join(words[i:i + LINE_WORDS]) for i in range(0, len(words), LINE_WORDS)]
     script = ""
+    if kv:
+        script += f"kv {kv}\n"
     if policy:
-        script += ("kv unicaim\n" if array else "") + f"policy {policy}\n"
+        script += f"policy {policy}\n"
     script += "".join(f"prompt add {line}\n" for line in lines)
     steps = end - 1  # forward passes at positions 0 .. end - 2 emit tokens 1 .. end - 1
     script += f"story -n {steps} --ids\nexit 0\n"
     return script, prompt, task.tokens[start:end], steps
 
 
-def run_soc(build, sim, script, timeout):
+def run_soc(build, sim, upload, script, timeout):
     path = os.path.join(tempfile.mkdtemp(prefix="unicaim-retr-"), "session.txt")
     with open(path, "w") as f:
         f.write(script)
+    program = ["--upload", upload] if upload else ["--elf", os.path.join(build, "fw", "retr.elf")]
     out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                          sim or os.path.join(build, "sim", "unicaim-sim"), "--elf", os.path.join(build, "fw", "retr.elf"),
+                          sim or os.path.join(build, "sim", "unicaim-sim"), *program,
                           "--script", path, "--timeout", str(timeout)],
                          capture_output=True, text=True, timeout=timeout * 2)
     return out.returncode, out.stdout + out.stderr
 
 
-def run_host(build, prompt, steps, policy, array, slices):
-    extra = []
-    if policy:
-        kv = ["--kv", "unicaim", "--slices", str(slices)] if array else []
-        extra = kv + ["--policy", policy.replace(" ", ":")]
+def host_kv(kv, slices, slots):
+    """llm_host's options for the console's kv words."""
+    words = kv.split()
+    if not words or words[0] != "unicaim":
+        return []
+    opts = ["--kv", "unicaim", "--slices", str(slices)] + (["--slots", str(slots)] if slots else [])
+    if len(words) > 1:
+        opts += ["--top-k", words[1]]
+    if len(words) > 2:
+        opts.append("--" + words[2])
+    return opts
+
+
+def run_host(build, prompt, steps, policy, kv, slices, slots):
+    extra = host_kv(kv, slices, slots) + (["--policy", policy.replace(" ", ":")] if policy else [])
     out = subprocess.run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "retrieval", "retrieval.ucm"),
                           "-n", str(steps), "-i", prompt, "--ids", *extra], capture_output=True, text=True, timeout=600)
     m = re.search(r"^TOKENS(.*)$", out.stdout, re.M)
@@ -73,32 +90,38 @@ def main():
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--policy", default="", help='e.g. "NAME 48" (console words)')
     ap.add_argument("--array", action="store_true", help="attend through the array block (kv unicaim)")
+    ap.add_argument("--kv", default="", help='the console\'s kv words, e.g. "unicaim 64 digital"')
     ap.add_argument("--slices", type=int, default=1, help="cells per key component of --sim's array")
+    ap.add_argument("--slots", type=int, default=0, help="slots per bank of --sim's array (default: the context)")
+    ap.add_argument("--upload", default="", help="send this program through a board simulator's bootloader")
+    ap.add_argument("--tag", default="", help="appended to the BENCH names (another configuration)")
     args = ap.parse_args()
-    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy, args.array)
-    rc, out = run_soc(args.build, args.sim, script, args.timeout)
+    kv = args.kv or ("unicaim" if args.array else "")
+    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy, kv)
+    rc, out = run_soc(args.build, args.sim, args.upload, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
-    host = run_host(args.build, prompt, steps, args.policy, args.array, args.slices)
+    host = run_host(args.build, prompt, steps, args.policy, kv, args.slices, args.slots)
     cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
     correct = soc is not None and soc[-len(answer):] == answer
     same = rc == 0 and soc is not None and soc == host
     print(f"passkey at depth {args.depth} of {args.len} tokens{', policy ' + args.policy if args.policy else ''}: "
           f"expected {tasks.decode(answer)!r}, SoC {tasks.decode(soc[-len(answer):]) if soc else None!r}, "
           f"host tokens {'equal' if same else 'differ'}")
-    for line in re.findall(r"^stats: .*$", out, re.M):
+    for line in re.findall(r"^(?:kv|policy|stats): .*$", out, re.M):
         print(line)
+    what = f"_{args.policy.split()[0].replace('+', 'plus')}" if args.policy else ""
+    suffix = f"{what}_len{args.len}{args.tag}"
     if args.policy:  # the agreement is what counts; a pruned cache may lose the needle
-        name = args.policy.split()[0].replace("+", "plus")
-        print(f"BENCH retr_soc_agrees_{name}_len{args.len} {int(same)} bool")
-        print(f"BENCH retr_soc_passkey_correct_{name}_len{args.len} {int(correct)} bool")
+        print(f"BENCH retr_soc_agrees{suffix} {int(same)} bool")
+        print(f"BENCH retr_soc_passkey_correct{suffix} {int(correct)} bool")
         ok = same
     else:
-        print(f"BENCH retr_soc_passkey_correct_len{args.len} {int(correct and same)} bool")
+        print(f"BENCH retr_soc_passkey_correct{suffix} {int(correct and same)} bool")
         ok = correct and same
-    if cycles and not args.policy:
-        print(f"BENCH retr_soc_decode_cycles_per_token_len{args.len} {cycles.group(1)} cycles")
-        print(f"BENCH retr_soc_prefill_cycles_per_token_len{args.len} {cycles.group(2)} cycles")
+    if cycles:
+        print(f"BENCH retr_soc_decode_cycles_per_token{suffix} {cycles.group(1)} cycles")
+        print(f"BENCH retr_soc_prefill_cycles_per_token{suffix} {cycles.group(2)} cycles")
     if not ok:
         print(out[-3000:], file=sys.stderr)
     return 0 if ok else 1

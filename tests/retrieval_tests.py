@@ -167,6 +167,21 @@ def collect(build, run):
                             "--depth", "0.1", "--timeout", "600"], 1200)
         return rc == 0 and "retr_soc_passkey_correct_len160 1" in out, f"rc={rc}\n{out[-1500:]}{err[-1500:]}"
 
+    @add("soc-passkey-ulx3s-array")
+    def _():
+        # The ULX3S build with this model's array (ULX3S_ARRAY=board_retr) on
+        # the board simulator at RTL: retr_ulx3s.elf uploaded, keys in the
+        # array, each position attending to the CAM's top 32; the tokens must
+        # be the host's on the same array (make bench runs 1024 tokens).
+        rc, out, err = run([PY, os.path.join(HERE, "retrieval_soc.py"), "--build", build, "--len", "160",
+                            "--depth", "0.3", "--seed", "5", "--timeout", "600",
+                            "--sim", os.path.join(build, "board_sim", "ulx3s-board_retr-rtl"),
+                            "--upload", os.path.join(build, "fw", "retr_ulx3s.elf"),
+                            "--kv", "unicaim 32 digital", "--slices", "1", "--tag", "_ulx3s"], 1200)
+        ok = (rc == 0 and "retr_soc_passkey_correct_len160_ulx3s 1" in out and
+              "kv: UniCAIM array, 1 cell per key component, top-k 32" in out)
+        return ok, f"rc={rc}\n{out[-1500:]}{err[-1500:]}"
+
     @add("soc-prompt-bad-input")
     def _():
         long_line = " ".join(["the"] * 36)  # 154-character lines

@@ -5,6 +5,7 @@
           prune_eval MODEL.ucm tasks FILE [OPTIONS]                -- retrieval exact match
           prune_eval MODEL.ucm check LEN [OPTIONS]                 -- the cache's invariants
    OPTIONS: --policies a,b,..  (default "all": every policy but the reference;
+                               "none": the reference alone;
                                "array": those that run on the array)
             --budgets 10,15,.. (percent of the sequence; default 10,20,25,50)
             --set KEY=VALUE    a policy parameter, for the policies that take it
@@ -22,6 +23,9 @@
             --exact adc|cells|digital  with --hw: exact scores through the ADCs
                                (default), from the cells without them, or from
                                the cached keys (then only the selection is analog)
+            --top-k K          with --hw: the CAM's K best keys attended at every
+                               position by the policies without a k of their own
+                               (the console's "kv unicaim K"; "_kK" in names)
             --positions N      instead of --budgets: a budget of N positions
                                ("_nN" in BENCH names)
             --slots N          slots per bank (default: the context), e.g. the
@@ -84,6 +88,7 @@ typedef struct {
   ucm_model_t array_model;
   ucm_t array;
   int hw, cells, adc_bits, sigma, slices, slots; /* hw: every policy on the array with its ADC and variation */
+  int top_k;                                 /* the block's top-k for policies without their own (hw; 0: all) */
   kv_exact_t exact;                          /* where the array's exact scores come from (hw) */
   item_t items[MAX_ITEMS]; /* what runs: policies, or their ablation variants */
   int n_items;
@@ -163,14 +168,16 @@ static int runner_init(runner_t *r, const llm_model_t *m) {
   void *mem = malloc(ucm_model_bytes(&geom));
   if (!mem || ucm_model_init(&r->array_model, &geom, mem) || ucm_open_model(&r->array, &r->array_model)) return -1;
   static const char *const exact[] = {"adc", "cells", "digital"};
-  int canonical = r->hw && r->cells == 3 && r->adc_bits == 10 && !r->sigma && r->slices == 3 && r->exact == KV_EXACT_ADC;
+  int canonical = r->hw && r->cells == 3 && r->adc_bits == 10 && !r->sigma && r->slices == 3 && r->exact == KV_EXACT_ADC &&
+                  !r->top_k;
   if (canonical) {
     snprintf(r->setting, sizeof r->setting, "hw");
   } else if (r->hw) {
     int used = snprintf(r->setting, sizeof r->setting, "hw_%db", r->cells);
     if (r->slices > 1) used += snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_x%d", r->slices);
-    snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_%s%d_s%d", exact[r->exact],
-             r->exact == KV_EXACT_ADC ? r->adc_bits : 0, r->sigma);
+    used += snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_%s%d_s%d", exact[r->exact],
+                     r->exact == KV_EXACT_ADC ? r->adc_bits : 0, r->sigma);
+    if (r->top_k) snprintf(r->setting + used, sizeof r->setting - (size_t)used, "_k%d", r->top_k);
   } else {
     snprintf(r->setting, sizeof r->setting, "ideal");
   }
@@ -230,7 +237,7 @@ static int runner_apply(runner_t *r, const item_t *it, int budget) {
   int small_banks = r->slots && r->slots < r->m->seq_len;
   int reference = (ops->flags & KV_POLICY_NO_BUDGET) != 0;
   if ((r->hw && !(reference && small_banks)) || (ops->flags & KV_POLICY_ARRAY) || (small_banks && !reference)) {
-    if (kv_use_unicaim(kv, &r->array, 0, r->hw ? r->exact : KV_EXACT_DIGITAL)) return -1;
+    if (kv_use_unicaim(kv, &r->array, (unsigned)r->top_k, r->hw ? r->exact : KV_EXACT_DIGITAL)) return -1;
     ucm_config_t device;
     kv_device_defaults(&device);
     device.sigma = (uint8_t)(r->hw ? r->sigma : 0);
@@ -527,10 +534,12 @@ static void list_policies(void) {
 }
 
 /* "a,b,c" -> policies; "all": every one but the reference; "array": those
-   that run on the array. -1 on an unknown name. */
+   that run on the array; "none": no policy (the reference alone). -1 on an
+   unknown name. */
 static int parse_policies(const char *text, runner_t *r) {
   char buf[256];
   r->n_items = 0;
+  if (!strcmp(text, "none")) return 0;
   if (!strcmp(text, "all") || !strcmp(text, "array")) {
     for (int i = 1; kv_policies[i] && r->n_items < MAX_ITEMS; i++)
       if (!strcmp(text, "all") || (kv_policies[i]->flags & KV_POLICY_ARRAY))
@@ -602,8 +611,8 @@ static int parse_budgets(const char *text, runner_t *r) {
 int main(int argc, char **argv) {
   static const char usage[] =
       "usage: prune_eval --list | MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | check LEN "
-      "[--policies a,b|all|array | --ablations | --sweep KEY=A,B] [--budgets 10,25] [--set [NAME.]KEY=VALUE] [--hw [CELLS:ADC_BITS:SIGMA[:SLICES]]] "
-      "[--positions N] [--exact adc|cells|digital] [--slots N] [--seed-base N] [--tag TAG]\n";
+      "[--policies a,b|all|array|none | --ablations | --sweep KEY=A,B] [--budgets 10,25] [--set [NAME.]KEY=VALUE] [--hw [CELLS:ADC_BITS:SIGMA[:SLICES]]] "
+      "[--positions N] [--exact adc|cells|digital] [--top-k K] [--slots N] [--seed-base N] [--tag TAG]\n";
   if (argc == 2 && !strcmp(argv[1], "--list")) {
     list_policies();
     return 0;
@@ -638,6 +647,9 @@ int main(int argc, char **argv) {
     } else if (ok && !strcmp(argv[i], "--positions")) {
       r.budgets[0] = -atoi(argv[++i]), r.n_budgets = 1;
       ok = r.budgets[0] <= -1 && r.budgets[0] >= -65535;
+    } else if (ok && !strcmp(argv[i], "--top-k")) {
+      r.top_k = atoi(argv[++i]);
+      ok = r.top_k >= 1 && r.top_k <= 65535;
     } else if (ok && !strcmp(argv[i], "--slots")) {
       r.slots = atoi(argv[++i]);
       ok = r.slots >= 1 && r.slots <= 4096;
@@ -662,6 +674,10 @@ int main(int argc, char **argv) {
   const char *error = "cannot read the file";
   if (!image || llm_model_open(&model, image, len, &error)) {
     fprintf(stderr, "prune_eval: %s: %s\n", argv[1], error);
+    return 2;
+  }
+  if (r.top_k && !r.hw) {
+    fprintf(stderr, "prune_eval: --top-k needs --hw (it is the array's)\n");
     return 2;
   }
   if (argc < fixed || runner_init(&r, &model)) {
