@@ -86,7 +86,7 @@ $(BENCH_DIR)/agree.txt: $(LLM_BUILD)/llm_host $(PRUNE) $(RETR_IMAGE) $(SIM_BIN) 
 	@mkdir -p $(BENCH_DIR)
 	$(PRUNE) --list | grep -v '^ ' | tail -n +2 | while read name rest; do \
 	  case "$$rest" in \
-	    "(array)"*) $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(SIM_BIN_RETR) --slices 3 --array \
+	    "(array)"*) $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --sim $(SIM_BIN_RETR) --slices 3 --kv unicaim \
 	                  --len 192 --depth 0.1 --policy "$$name 48" || exit 1 ;; \
 	    *) $(PYTHON) tests/retrieval_soc.py --build $(BUILD) --len 192 --depth 0.1 --policy "$$name 48" || exit 1 ;; \
 	  esac; \

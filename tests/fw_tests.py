@@ -128,7 +128,9 @@ def collect(build, run):
             return False, f"upload failed: {e}"
         out = boot_tests.read_until(port, proc, rb"type a key", 60)
         port.write(b"x")
-        out += boot_tests.read_until(port, proc, rb"selftest: [^\n]*\n", 300)
+        # The memory test prints nothing for its 400 M cycles: on a slow
+        # shared machine that is several minutes of silence.
+        out += boot_tests.read_until(port, proc, rb"selftest: [^\n]*\n", 1200)
         proc.terminate()
         rc, err = boot_tests.finish(proc)
         out = out.replace("\r", "")
@@ -299,15 +301,17 @@ def collect(build, run):
 
     @add("uartctl-waits-for-silence-not-the-whole-run")
     def _():
-        # An 80-token story takes far longer than the 2 s --timeout, but the
-        # console never falls silent that long: the session completes.
+        # An 80-token story takes far longer than the 10 s --timeout, but the
+        # console never falls silent that long (its longest pause, the start
+        # before the first prompt, takes a few seconds on a slow shared
+        # machine): the session completes.
         script = os.path.join(tmp, "story.txt")
         with open(script, "w") as f:
             f.write("story -n 80 Once upon a time\nexit 0\n")
         rc, out, err = run([PY, uartctl, "sim", "--sim", sim, "--elf", os.path.join(fw, "llm.elf"),
-                            "--script", script, "--timeout", "2"], 600)
+                            "--script", script, "--timeout", "10"], 600)
         wall = re.search(r"wall_s=([0-9.]+)", err)
-        ok = rc == 0 and "cycles/token decode" in out and wall and float(wall.group(1)) > 2
+        ok = rc == 0 and "cycles/token decode" in out and wall and float(wall.group(1)) > 10
         return ok, f"rc={rc}\n{out[-600:]}{err[-400:]}"
 
     @add("uartctl-keys-on-a-terminal")

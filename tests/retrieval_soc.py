@@ -4,14 +4,14 @@ is typed into the console with `prompt add` (lines are limited to 160
 characters), `story` answers greedily, and the answer is checked against the
 task's passkey and against the host build's tokens.  Prints BENCH lines.
 With --policy the cache runs under that pruning policy (the console's words),
-on the array block with --array (or --kv: the console's kv words, e.g.
-"unicaim 64 digital"), on both sides, and the SoC's statistics (cycles per
-token, evictions, modeled array energy) are printed.  With --upload the
+with --kv where attention runs (the console's kv words, as in
+--kv "unicaim 64 digital"), on both sides, and the SoC's statistics (cycles
+per token, evictions, modeled array energy) are printed.  With --upload the
 program goes through the bootloader of a board simulator (--sim) that holds
 its own images, as on the board.
 
 usage: retrieval_soc.py --build DIR [--sim BINARY] [--upload APP.elf] [--len 1024] [--depth 0.05]
-                        [--seed 3] [--policy "NAME 64"] [--array | --kv WORDS] [--slices N] [--slots N]
+                        [--seed 3] [--policy "NAME 64"] [--kv WORDS] [--slices N] [--slots N]
                         [--tag TAG]
 """
 import argparse
@@ -60,11 +60,11 @@ def run_soc(build, sim, upload, script, timeout):
 
 
 def host_kv(kv, slices, slots):
-    """llm_host's options for the console's kv words."""
+    """llm_host's options for the console's kv words (its --kv takes the same backends)."""
     words = kv.split()
-    if not words or words[0] != "unicaim":
+    if not words:
         return []
-    opts = ["--kv", "unicaim", "--slices", str(slices)] + (["--slots", str(slots)] if slots else [])
+    opts = ["--kv", words[0], "--slices", str(slices)] + (["--slots", str(slots)] if slots else [])
     if len(words) > 1:
         opts += ["--top-k", words[1]]
     if len(words) > 2:
@@ -89,19 +89,17 @@ def main():
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--policy", default="", help='e.g. "NAME 48" (console words)')
-    ap.add_argument("--array", action="store_true", help="attend through the array block (kv unicaim)")
     ap.add_argument("--kv", default="", help='the console\'s kv words, e.g. "unicaim 64 digital"')
     ap.add_argument("--slices", type=int, default=1, help="cells per key component of --sim's array")
     ap.add_argument("--slots", type=int, default=0, help="slots per bank of --sim's array (default: the context)")
     ap.add_argument("--upload", default="", help="send this program through a board simulator's bootloader")
     ap.add_argument("--tag", default="", help="appended to the BENCH names (another configuration)")
     args = ap.parse_args()
-    kv = args.kv or ("unicaim" if args.array else "")
-    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy, kv)
+    script, prompt, answer, steps = passkey_session(args.len, args.depth, args.seed, args.policy, args.kv)
     rc, out = run_soc(args.build, args.sim, args.upload, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
-    host = run_host(args.build, prompt, steps, args.policy, kv, args.slices, args.slots)
+    host = run_host(args.build, prompt, steps, args.policy, args.kv, args.slices, args.slots)
     cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
     correct = soc is not None and soc[-len(answer):] == answer
     same = rc == 0 and soc is not None and soc == host
