@@ -294,20 +294,25 @@ def collect(build, run):
               and all(float(r[7]) > 0 for r in small))
         return ok, out + err + out2 + err2
 
+    def reference_on_array(*hw):
+        """prune_eval's one CSV row for the reference (every position kept)
+        through the array set by HW, on one 160-token story; None on failure."""
+        rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80", "--budgets", "100",
+                            "--policies", registry_policies()[0][0], "--hw", *hw], 300)
+        rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
+        return (rows[0] if rc == 0 and len(rows) == 1 else None), out + err
+
     @add("array-key-slices")
     def _():
         # Keys through the array's 3-bit cells, every position attended: one
         # cell per key component loses stories260K's attention, three cells
         # (kv_encode.c's slices) give back nearly the dense tokens.
         top1 = {}
-        reference = registry_policies()[0][0]
         for slices in (1, 3):
-            rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80", "--budgets",
-                                "100", "--policies", reference, "--hw", f"3:10:0:{slices}"], 300)
-            rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
-            if rc != 0 or len(rows) != 1:
-                return False, out + err
-            top1[slices] = float(rows[0][4])
+            row, text = reference_on_array(f"3:10:0:{slices}")
+            if not row:
+                return False, text
+            top1[slices] = float(row[4])
         return top1[3] >= 90 and top1[1] <= top1[3] - 20, str(top1)
 
     @add("array-top-k")
@@ -316,21 +321,16 @@ def collect(build, run):
         # context attends to every key (the same figures as no K), a small K
         # to the CAM's best few only.
         top1 = {}
-        reference = registry_policies()[0][0]
         for k in ("", "160", "4"):
-            extra = ["--top-k", k] if k else []
-            rc, out, err = run([os.path.join(llm, "prune_eval"), image, "stories", "1", "160", "80", "--budgets",
-                                "100", "--policies", reference, "--hw", "3:10:0:1", "--exact", "digital", *extra], 300)
-            rows = [r.split(",") for r in out.splitlines() if r.startswith("stories,")]
-            if rc != 0 or len(rows) != 1 or not rows[0][1].endswith(f"_k{k}" if k else "_s0"):
-                return False, out + err
-            top1[k] = float(rows[0][4])
+            row, text = reference_on_array("3:10:0:1", "--exact", "digital", *(["--top-k", k] if k else []))
+            if not row or not row[1].endswith(f"_k{k}" if k else "_s0"):
+                return False, text
+            top1[k] = float(row[4])
         return top1[""] == top1["160"] and top1["4"] < top1[""], str(top1)
 
     @add("host-array-options-bad-input")
     def _():
-        cases = [([host, image, "-n", "4", "--kv", "unicaim", "--slots", "513"], "--slots takes 1 to 512"),
-                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--top-k", "8"], "--top-k needs --hw"),
+        cases = [([os.path.join(llm, "prune_eval"), image, "check", "32", "--top-k", "8"], "--top-k needs --hw"),
                  ([os.path.join(llm, "prune_eval"), image, "check", "32", "--hw", "--top-k", "0"], "bad option '0'")]
         report = []
         for cmd, want in cases:

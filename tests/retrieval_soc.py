@@ -11,7 +11,7 @@ program goes through the bootloader of a board simulator (--sim) that holds
 its own images, as on the board.
 
 usage: retrieval_soc.py --build DIR [--sim BINARY] [--upload APP.elf] [--len 1024] [--depth 0.05]
-                        [--seed 3] [--policy "NAME 64"] [--kv WORDS] [--slices N] [--slots N]
+                        [--seed 3] [--policy "NAME 64"] [--kv WORDS] [--slices N]
                         [--tag TAG]
 """
 import argparse
@@ -59,12 +59,12 @@ def run_soc(build, sim, upload, script, timeout):
     return out.returncode, out.stdout + out.stderr
 
 
-def host_kv(kv, slices, slots):
+def host_kv(kv, slices):
     """llm_host's options for the console's kv words (its --kv takes the same backends)."""
     words = kv.split()
     if not words:
         return []
-    opts = ["--kv", words[0], "--slices", str(slices)] + (["--slots", str(slots)] if slots else [])
+    opts = ["--kv", words[0], "--slices", str(slices)]
     if len(words) > 1:
         opts += ["--top-k", words[1]]
     if len(words) > 2:
@@ -72,8 +72,8 @@ def host_kv(kv, slices, slots):
     return opts
 
 
-def run_host(build, prompt, steps, policy, kv, slices, slots):
-    extra = host_kv(kv, slices, slots) + (["--policy", policy.replace(" ", ":")] if policy else [])
+def run_host(build, prompt, steps, policy, kv, slices):
+    extra = host_kv(kv, slices) + (["--policy", policy.replace(" ", ":")] if policy else [])
     out = subprocess.run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "retrieval", "retrieval.ucm"),
                           "-n", str(steps), "-i", prompt, "--ids", *extra], capture_output=True, text=True, timeout=600)
     m = re.search(r"^TOKENS(.*)$", out.stdout, re.M)
@@ -91,7 +91,6 @@ def main():
     ap.add_argument("--policy", default="", help='e.g. "NAME 48" (console words)')
     ap.add_argument("--kv", default="", help='the console\'s kv words, e.g. "unicaim 64 digital"')
     ap.add_argument("--slices", type=int, default=1, help="cells per key component of --sim's array")
-    ap.add_argument("--slots", type=int, default=0, help="slots per bank of --sim's array (default: the context)")
     ap.add_argument("--upload", default="", help="send this program through a board simulator's bootloader")
     ap.add_argument("--tag", default="", help="appended to the BENCH names (another configuration)")
     args = ap.parse_args()
@@ -99,7 +98,7 @@ def main():
     rc, out = run_soc(args.build, args.sim, args.upload, script, args.timeout)
     m = re.search(r"^TOKENS(.*)$", out, re.M)
     soc = [int(t) for t in m.group(1).split()] if m else None
-    host = run_host(args.build, prompt, steps, args.policy, args.kv, args.slices, args.slots)
+    host = run_host(args.build, prompt, steps, args.policy, args.kv, args.slices)
     cycles = re.search(r"cycles/token decode (\d+), prefill (\d+)", out)
     correct = soc is not None and soc[-len(answer):] == answer
     same = rc == 0 and soc is not None and soc == host

@@ -1,14 +1,13 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
                    [-i prompt] [--ids] [--encode] [--kv unicaim [--top-k K] [--ideal | --digital]]
-                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N] [--slots N]
+                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
    test compares against); --encode prints only the prompt's tokens that
    way. --kv unicaim attends through the UniCAIM golden
    model (one bank per layer and KV head, a slot per position), as the SoC's
    "kv unicaim K" does through the block; --sigma sets its cell variation,
-   --slices its cells per key component (a simulator built with that DIM),
-   --slots its slots per bank (default: the context; a smaller board array).
+   --slices its cells per key component (a simulator built with that DIM).
    --policy is the console's "policy NAME BUDGET [KEY=VALUE...]" with
    colons for spaces (policy_spec.h); a refused one is named with the
    reason. */
@@ -50,7 +49,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
     return 2;
   }
-  int steps = 256, ids = 0, encode_only = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1, slots = 0;
+  int steps = 256, ids = 0, encode_only = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1;
   kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
   kv_policy_t policy;
@@ -73,7 +72,6 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "--policy")) policy_spec = argv[++i];
     else if (i + 1 < argc && !strcmp(argv[i], "--sigma")) sigma = atoi(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "--slices")) slices = atoi(argv[++i]);
-    else if (i + 1 < argc && !strcmp(argv[i], "--slots")) slots = atoi(argv[++i]);
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
@@ -95,10 +93,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "llm_host: --slices takes 1 to %d\n", KV_SLICES_MAX);
     return 2;
   }
-  if (slots < 0 || slots > model.seq_len) {
-    fprintf(stderr, "llm_host: --slots takes 1 to %d (0: the context)\n", model.seq_len);
-    return 2;
-  }
   if (steps <= 0 || steps > model.seq_len) steps = model.seq_len;
   void *arena = malloc(llm_state_bytes(&model));
   llm_state_t state;
@@ -106,7 +100,7 @@ int main(int argc, char **argv) {
   /* The simulator's array (arrays.toml [sim]), shaped for this model. */
   ucm_geom_t geom = UCM_ARRAY_SIM;
   geom.banks = (uint32_t)(model.n_layers * model.n_kv_heads);
-  geom.slots = (uint32_t)(slots ? slots : model.seq_len);
+  geom.slots = (uint32_t)model.seq_len;
   geom.dim = (uint32_t)(model.head_size * slices);
   ucm_model_t array_model;
   ucm_t array;
