@@ -3,7 +3,7 @@ RTL_PKGS := $(GEN)/soc_regs_pkg.sv rtl/bus/soc_bus_pkg.sv rtl/core/cpu_pkg.sv rt
 RTL_CORE := $(filter-out rtl/core/cpu_pkg.sv,$(wildcard rtl/core/*.sv))
 RTL_UCM  := $(filter-out rtl/unicaim/ucm_pkg.sv,$(wildcard rtl/unicaim/*.sv))
 RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
-            rtl/bus/soc_xbar.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) rtl/soc/soc_top.sv
+            rtl/bus/soc_xbar.sv rtl/bus/ext_arbiter.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) rtl/soc/soc_top.sv
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
 # The external memory on its own (the simulator's Vext model).
 EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/mem/dcache.sv rtl/mem/sdram_ctrl.sv rtl/mem/ext_mem.sv

@@ -5,18 +5,37 @@ ISA_GEN     := $(patsubst %,$(ISA_BUILD)/%.S,$(shell $(PYTHON) tests/isa/gen_isa
 ISA_SRCS    := $(wildcard tests/isa/*.S)
 ISA_ELFS    := $(patsubst tests/isa/%.S,$(ISA_BUILD)/%.elf,$(ISA_SRCS)) $(ISA_GEN:.S=.elf)
 ISA_CFLAGS  := -march=rv32im_zicsr_zifencei -mabi=ilp32 -nostdlib -nostartfiles -Itests/isa -I$(GEN) -Tlinker/isa.ld
+# The same programs again with code and data in external memory
+# (build/tests/isa/ext/): fetched through the instruction cache.
+ISA_EXT_ELFS := $(patsubst $(ISA_BUILD)/%,$(ISA_BUILD)/ext/%,$(ISA_ELFS))
+ISA_RAM_LD   := -Wl,--defsym=ISA_BASE=$$(sed -n 's/^\#define RAM_BASE //p' $(GEN)/soc_regs.h)
+ISA_EXT_LD   := -Wl,--defsym=ISA_BASE=$$(sed -n 's/^\#define EXT_BASE //p' $(GEN)/soc_regs.h)
 
 $(ISA_GEN) &: tests/isa/gen_isa_tests.py
 	$(PYTHON) $< $(ISA_BUILD)
 
+$(ISA_BUILD)/ext/%.elf: tests/isa/%.S tests/isa/*.h $(GEN)/soc_regs.h linker/isa.ld | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_EXT_LD) $< -o $@
+
+$(ISA_BUILD)/ext/%.elf: $(ISA_BUILD)/%.S tests/isa/*.h $(GEN)/soc_regs.h linker/isa.ld | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_EXT_LD) $< -o $@
+
 $(ISA_BUILD)/%.elf: tests/isa/%.S tests/isa/*.h $(GEN)/soc_regs.h linker/isa.ld | deps
 	@mkdir -p $(dir $@)
-	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $< -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_RAM_LD) $< -o $@
 
-$(ISA_BUILD)/%.elf: $(ISA_BUILD)/%.S tests/isa/*.h linker/isa.ld | deps
-	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $< -o $@
+$(ISA_BUILD)/%.elf: $(ISA_BUILD)/%.S tests/isa/*.h $(GEN)/soc_regs.h linker/isa.ld | deps
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_RAM_LD) $< -o $@
 
-isa-tests: $(ISA_ELFS)
+isa-tests: $(ISA_ELFS) $(ISA_EXT_ELFS)
+
+# The bootloader's test program with code in external memory.
+BOOT_EXT_ELF := $(BUILD)/tests/boot/ext_code.elf
+$(BOOT_EXT_ELF): tests/boot/ext_code.S $(GEN)/soc_regs.h linker/isa.ld | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_EXT_LD) $< -o $@
 
 # Unit testbenches: SystemVerilog, built with Verilator --binary --timing.
 TB_BUILD   := $(BUILD)/tests/rtl
@@ -55,7 +74,7 @@ $(SIM_TEST_BUILD)/%_test: tests/sim/%_test.cpp sim/%.cpp sim/%.h | deps
 
 unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 
-TEST_DEPS := sim $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
+TEST_DEPS := sim $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
              $(BUILD)/boards/arty-35t/stat.json
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv

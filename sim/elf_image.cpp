@@ -81,15 +81,9 @@ bool ElfImage::load(const std::string &file, const std::vector<MemRegion> &regio
     }
   }
   entry_ = eh.e_entry;
-  const MemRegion *entry_region = region_of(regions, entry_, 4);
-  if (!entry_region || !entry_region->code) {
+  if (!region_of(regions, entry_, 4)) {
     char msg[128];
-    if (entry_region) {
-      std::snprintf(msg, sizeof msg, "entry point 0x%08x is in %s, which holds data only", entry_,
-                    entry_region->name);
-    } else {
-      std::snprintf(msg, sizeof msg, "entry point 0x%08x is outside the SoC's memory", entry_);
-    }
+    std::snprintf(msg, sizeof msg, "entry point 0x%08x is outside the SoC's memory", entry_);
     *error = "'" + file + "': " + msg;
     return false;
   }

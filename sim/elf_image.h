@@ -11,7 +11,6 @@ struct MemRegion {
   const char *name;
   uint32_t base;
   uint32_t size;
-  bool code;  // the core may fetch from it (else data only)
 };
 
 class ElfImage {

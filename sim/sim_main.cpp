@@ -155,9 +155,9 @@ int main(int argc, char **argv) {
   Options opt = parse(argc, argv);
 
   std::string err;
-  std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes, true}, {"RAM", kRamBase, kRamBytes, true}};
+  std::vector<MemRegion> regions = {{"ROM", kRomBase, kRomBytes}, {"RAM", kRamBase, kRamBytes}};
 #if SIM_SDRAM_BYTES
-  regions.push_back({"external memory", EXT_BASE, SIM_SDRAM_BYTES, false});  // code runs from ROM or RAM
+  regions.push_back({"external memory", EXT_BASE, SIM_SDRAM_BYTES});
 #endif
   if (!g_image.load(opt.elf, regions, &err)) fail(err);
   if (!opt.preload.empty() && !g_preload.load(opt.preload, regions, &err)) fail(err);

@@ -198,10 +198,21 @@ def collect(build, run):
 
     ext_base = 0x40000000
 
-    @add("entry-in-external-memory-refused")
+    @add("program-in-external-memory-runs")
     def _():
-        # Code cannot run from external memory: refused at the header.
-        return refused((ext_base, len(image), crc, ext_base), b"", "ERR entry in external memory")
+        # Code and data in external memory (tests/boot/ext_code.S): written
+        # through the data cache, fetched through the instruction cache after
+        # the bootloader's fence.i.
+        prog = os.path.join(build, "tests", "boot", "ext_code.elf")
+        proc, port = start_sim(sim, boot)
+        try:
+            line = uartctl.upload(port, prog, announce=open(os.devnull, "w"))
+            out = read_until(port, proc, rb"running from external memory\r\n", 60)
+        finally:
+            proc.kill()  # it ends in a loop
+            proc.wait()
+        ok = line.startswith("RUN 0x40000000") and "running from external memory" in out
+        return ok, f"{line!r} {out[-300:]!r}"
 
     @add("upload-past-external-memory-refused")
     def _():

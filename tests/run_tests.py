@@ -48,14 +48,14 @@ def lint_test(build):
     return "lint/verilator-Wall", check
 
 
-def isa_test(sim, elf):
+def isa_test(sim, elf, suite="isa"):
     def check():
         if not os.path.isfile(elf):
             return False, f"missing: {elf} was not built"
         rc, out, err = run([sim, "--elf", elf, "--max-cycles", "5000000"], 120)
         ok = rc == 0 and "exit=0" in err
         return ok, err.strip()
-    return "isa/" + os.path.basename(elf)[:-4], check
+    return suite + "/" + os.path.basename(elf)[:-4], check
 
 
 def unit_test(binary):
@@ -78,6 +78,9 @@ def main():
 
     tests = [lint_test(build)]
     tests += [isa_test(sim, os.path.join(build, "tests", "isa", name + ".elf")) for name in isa_names()]
+    # The same with code and data in external memory (instruction cache).
+    tests += [isa_test(sim, os.path.join(build, "tests", "isa", "ext", name + ".elf"), "isa-ext")
+              for name in isa_names()]
     tests += [unit_test(os.path.join(build, "tests", "rtl", os.path.basename(tb)[:-3]))
               for tb in sorted(glob.glob(os.path.join(HERE, "rtl", "tb_*.sv")))]
     tests += [unit_test(os.path.join(build, "tests", "sim", os.path.basename(t)[:-4]))

@@ -47,7 +47,7 @@ def elf_image(path, regions=(ROM, RAM)):
 def elf_pieces(path, regions=(ROM, RAM), one_region=False):
     """([(base, image bytes)], entry): PATH's loadable segments as one block
     per region of REGIONS they lie in, the block with the entry point last
-    (the entry must lie in the first region's block). ONE_REGION: all in one."""
+    (the entry must lie in one of them). ONE_REGION: all in one."""
     f, elf = _open(path)
     with f:
         size = f.seek(0, 2)
@@ -87,7 +87,7 @@ def elf_pieces(path, regions=(ROM, RAM), one_region=False):
             image[a - base:a - base + len(d)] = d
         pieces.append((base, bytes(image)))
     code = [p for p in pieces if p[0] <= entry < p[0] + len(p[1])]
-    if not code or (not one_region and not regions[0][0] <= entry < regions[0][0] + regions[0][1]):
+    if not code:
         spans = ", ".join(f"{b:#010x}..{b + len(d):#010x}" for b, d in pieces)
         raise ElfError(f"{path}: entry point {entry:#010x} is outside its image ({spans})")
     pieces.remove(code[0])

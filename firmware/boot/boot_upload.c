@@ -72,10 +72,6 @@ void boot_receive(const boot_port_t *p) {
     refuse(p, "entry outside the image");
     return;
   }
-  if (!load_only && !in_ram) {
-    refuse(p, "entry in external memory (code runs from RAM)");
-    return;
-  }
   boot_put_str(p, "OK\r\n");
   uint64_t t0 = p->now();
   uint8_t *dst = p->ram(addr);

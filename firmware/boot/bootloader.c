@@ -9,7 +9,8 @@
                                        -> boot: "OK" or "ERR <reason>"
      host: the image in blocks of 1024 bytes, each acknowledged with 'K'
                                        -> boot: "RUN <entry> ..." or "ERR <reason>"
-   An image may go to RAM or, as data, to external memory (sysctl EXT_SIZE);
+   An image may go to RAM or to external memory (sysctl EXT_SIZE; code there
+   runs through the instruction cache, fence.i before the jump);
    a program in pieces sends each but the last with entry 0xFFFFFFFF, which
    is answered "LOADED <address> ..." and followed by the next upload.
    A bad header (misaligned, outside RAM, overlapping the bootloader's stack,
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #include "boot_upload.h"
+#include "icache.h"
 #include "soc_regs.h"
 #include "timer.h"
 
@@ -51,8 +53,7 @@ static void start(uint32_t entry) {
   /* Receive errors so far were the link's (a byte cut by reset, noise before
      the handshake), not the program's input. */
   UART_STATUS = UART_STATUS_RX_OVERRUN_MASK | UART_STATUS_FRAME_ERROR_MASK;
-  /* fence.i, spelled out: -march=rv32im_zicsr has no Zifencei mnemonic. */
-  __asm__ volatile(".insn i 0x0f, 1, x0, x0, 0" ::: "memory");
+  icache_sync();
   ((void (*)(void))entry)();
   for (;;) {
   }

@@ -1,8 +1,9 @@
-/* Maintenance of the data cache in front of external memory (the SoC's one
-   cache; docs/soc.md): each call runs Zicbom's cbo.* on every line that
-   overlaps [p, p + bytes). Nothing else in the SoC reads or writes the SDRAM
-   behind the core's back today; these are for code that does (a DMA
-   engine, a second master) and for tests of what memory itself holds.
+/* Maintenance of the data cache in front of external memory (docs/soc.md):
+   each call runs Zicbom's cbo.* on every line that overlaps [p, p + bytes).
+   Nothing else in the SoC reads or writes the SDRAM behind the core's back
+   today (the instruction cache refills through this cache; icache.h); these
+   are for code that does (a DMA engine, a second master) and for tests of
+   what memory itself holds.
 
    A range outside external memory, or past its end, is refused and nothing
    is done; so is an invalidation that does not cover whole lines (dropping

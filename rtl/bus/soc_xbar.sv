@@ -1,5 +1,6 @@
 // Address decoder and response router between the core's two buses and the
-// devices. Instructions come from ROM or RAM (port A of each); data goes to
+// devices. Instructions come from ROM or RAM (port A of each) or, through
+// the instruction cache, external memory; data goes to
 // ROM (read only), RAM (port B), one of the peripheral windows, the UniCAIM
 // array's region or external memory. An access that hits nothing, or writes
 // the ROM, is answered with an error.
@@ -28,6 +29,7 @@ module soc_xbar
   input  logic [31:0] ibus_addr_i,
   input  logic        ibus_hold_i,   // keep the last answer (the memories skip the read)
   output logic [31:0] ibus_rdata_o,
+  output logic        ibus_valid_o,
   output logic        ibus_err_o,
   input  soc_bus_pkg::bus_req_t    dbus_req_i,
   input  logic        dbus_kill_i,
@@ -41,6 +43,10 @@ module soc_xbar
   input  logic [31:0] rom_b_rdata_i,
   output logic [31:0] ram_a_addr_o,
   input  logic [31:0] ram_a_rdata_i,
+  output logic        icache_fetch_o,  // the instruction cache reads at icache_addr_o
+  output logic [31:0] icache_addr_o,
+  input  logic [31:0] icache_rdata_i,
+  input  logic        icache_hit_i,
   output soc_bus_pkg::bus_req_t    ram_b_req_o,  // req: accepted for the RAM
   output logic        ram_b_rd_o,                // a load may be under way (early)
   input  logic [31:0] ram_b_rdata_i,
@@ -79,21 +85,33 @@ module soc_xbar
 
   // ---------------------------------------------------------------- fetch
   sel_e isel_q;
+  logic ifetch_ext;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       isel_q <= SEL_NONE;
     end else if (!ibus_hold_i) begin  // held: the memories keep their word too
       if (in_region(ibus_addr_i, soc_regs_pkg::ROM_BASE, RomBytes))      isel_q <= SEL_ROM;
       else if (in_region(ibus_addr_i, soc_regs_pkg::RAM_BASE, RamBytes)) isel_q <= SEL_RAM;
+      else if (ifetch_ext)                                               isel_q <= SEL_EXT;
       else                                                               isel_q <= SEL_NONE;
     end
   end
+  assign ifetch_ext     = ExtBytes != 0 && in_region(ibus_addr_i, soc_regs_pkg::EXT_BASE, ExtBytes);
   // Offsets within a region: the bases are aligned, so XOR clears them.
-  assign rom_a_addr_o = ibus_addr_i ^ soc_regs_pkg::ROM_BASE;
-  assign ram_a_addr_o = ibus_addr_i ^ soc_regs_pkg::RAM_BASE;
-  assign ibus_rdata_o = (isel_q == SEL_ROM) ? rom_a_rdata_i :
-                        (isel_q == SEL_RAM) ? ram_a_rdata_i : 32'h0000_0013;  // nop; err traps
-  assign ibus_err_o   = (isel_q == SEL_NONE);
+  assign rom_a_addr_o   = ibus_addr_i ^ soc_regs_pkg::ROM_BASE;
+  assign ram_a_addr_o   = ibus_addr_i ^ soc_regs_pkg::RAM_BASE;
+  assign icache_addr_o  = ibus_addr_i ^ soc_regs_pkg::EXT_BASE;
+  assign icache_fetch_o = ifetch_ext && !ibus_hold_i;
+  always_comb begin
+    unique case (isel_q)
+      SEL_ROM: ibus_rdata_o = rom_a_rdata_i;
+      SEL_RAM: ibus_rdata_o = ram_a_rdata_i;
+      SEL_EXT: ibus_rdata_o = icache_rdata_i;
+      default: ibus_rdata_o = 32'h0000_0013;  // nop; err traps
+    endcase
+  end
+  assign ibus_valid_o = isel_q != SEL_EXT || icache_hit_i;
+  assign ibus_err_o   = isel_q == SEL_NONE;
 
   // ---------------------------------------------------------------- data
   sel_e                  dsel, dsel_q;

@@ -3,7 +3,10 @@
 //   IF  the fetch address is a register (pc_q); the branch target buffer
 //       (cpu_btb), read with it in the same cycle, sends the next fetch to a
 //       stored target when it knows a taken jal or branch there (no bubble);
-//   IF2 the word arrives from the memory and is registered into ID;
+//   IF2 the word arrives from the memory and is registered into ID; a word
+//       the memory does not have yet (the instruction cache is filling its
+//       line: ibus_valid_i low) goes into ID as a bubble and the fetch
+//       starts again from its address in the next cycle, until it is there;
 //   ID  decodes the word, reads the register file and checks the fetch's
 //       guess: jal is taken, a branch follows its counter (backward while the
 //       buffer does not know it), anything else falls through; a wrong guess
@@ -36,11 +39,16 @@ module cpu_core
 
   // Instruction bus: a read every cycle, answered the next cycle; with hold
   // set the memories skip the read and keep answering the last word (ID holds
-  // it through a stall without a copy of its own).
+  // it through a stall without a copy of its own). valid low: the word is
+  // not there yet, ask again (from registers: it goes into registers only).
+  // fence_i marks fence.i in the cycle it executes (instruction caches drop
+  // their lines; the fetch after it starts in the next cycle or later).
   output logic [31:0] ibus_addr_o,
   output logic        ibus_hold_o,
   input  logic [31:0] ibus_rdata_i,
+  input  logic        ibus_valid_i,
   input  logic        ibus_err_i,
+  output logic        fence_i_o,
 
   // Data bus: a request is answered the next cycle or later (stores too, for
   // faults): rvalid marks the cycle the answer is there, and until then no
@@ -69,6 +77,9 @@ module cpu_core
   logic [31:2] btb_target;
   logic [1:0]  btb_counter;
   logic        f_live_q;                // IF2: the word arriving is on the program path
+  logic        f_miss;                  // IF2's word is on that path and not there yet
+  logic        refetch_q;               // fetch refetch_pc_q again
+  logic [31:0] refetch_pc_q;
   logic [31:0] f_pc_q;
   logic        f_guess_q, f_hit_q;      // the fetch went to f_target_q after it
   logic [31:2] f_target_q;
@@ -151,11 +162,15 @@ module cpu_core
   always_comb begin
     if (!started_q)               pc_d = boot_addr_i;
     else if (trap || ex_redirect) pc_d = pc_ex;
+    else if (refetch_q && !id_hold) pc_d = refetch_pc_q;
     else if (id_redirect)         pc_d = id_taken ? id_target : id_pc_q + 32'd4;
     else                          pc_d = pc_seq;
   end
   assign ibus_addr_o = pc_q;
   assign ibus_hold_o = id_hold;
+  // A missing word is not counted while a refetch is due: IF2 then holds the
+  // word fetched after it, which the refetch drops.
+  assign f_miss      = f_live_q && !ibus_valid_i && !refetch_q;
 
   // A redirect empties the stages behind the one that redirects; the data
   // registers just follow. In a stall everything up to ID keeps its place.
@@ -164,6 +179,8 @@ module cpu_core
       started_q         <= 1'b0;
       pc_q              <= '0;
       f_live_q          <= 1'b0;
+      refetch_q         <= 1'b0;
+      refetch_pc_q      <= '0;
       f_pc_q            <= '0;
       f_guess_q         <= 1'b0;
       f_hit_q           <= 1'b0;
@@ -180,10 +197,13 @@ module cpu_core
     end else begin
       started_q <= 1'b1;
       pc_q      <= pc_d;
-      if (trap || ex_redirect || id_redirect) f_live_q <= 1'b0;
-      else if (!id_hold)                      f_live_q <= started_q;
+      if (trap || ex_redirect || id_redirect || (refetch_q && !id_hold)) f_live_q <= 1'b0;
+      else if (!id_hold)                                                 f_live_q <= started_q;
       if (trap || ex_redirect) id_live_q <= 1'b0;
-      else if (!id_hold)       id_live_q <= f_live_q && !id_redirect;
+      else if (!id_hold)       id_live_q <= f_live_q && !id_redirect && !f_miss && !refetch_q;
+      if (trap || ex_redirect) refetch_q <= 1'b0;
+      else if (!id_hold)       refetch_q <= f_miss && !id_redirect;
+      if (f_miss) refetch_pc_q <= f_pc_q;
       if (!id_hold) begin
         f_pc_q            <= pc_q;
         f_guess_q         <= btb_taken;
@@ -485,6 +505,7 @@ module cpu_core
                        ((ex_dec_q.branch && ex_branch_taken != ex_predicted_q) ||
                         ex_dec_q.jalr || ex_dec_q.mret || ex_dec_q.fence_i);
   assign ex_redirect_target = (ex_dec_q.branch && !ex_branch_taken) ? ex_pc4 : ex_target;
+  assign fence_i_o   = ex_redirect && ex_dec_q.fence_i;
   assign ex_retire   = ex_go && !trap && !ex_busy;
 
   assign dbus_req_o    = ex_go && (ex_dec_q.load || ex_dec_q.store);

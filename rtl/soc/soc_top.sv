@@ -1,7 +1,8 @@
 // The SoC: core, bus decoder, boot ROM, RAM, peripherals, the UniCAIM
 // array block (UcmBanks = 0 leaves it out) and external memory: a data
-// cache in front of the SDR SDRAM controller (SdramBytes = 0 leaves both
-// out; the pins are then idle).
+// cache in front of the SDR SDRAM controller, and an instruction cache
+// whose refills go through the data cache (SdramBytes = 0 leaves them out;
+// the pins are then idle).
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
 // the ports directly. With ExternalArray the array block is outside, on the
 // array_* ports: the simulator evaluates it as a model of its own, only in
@@ -38,6 +39,7 @@ module soc_top
   parameter int unsigned SdramCasLatency = 2,
   parameter int unsigned DcacheBytes = 8192,
   parameter int unsigned DcacheLineBytes = 32,
+  parameter int unsigned IcacheBytes = 4096,
   parameter bit          ExternalMemory = 1'b0
 ) (
   input  logic                 clk_i,
@@ -91,7 +93,15 @@ module soc_top
   localparam int unsigned NumPeriph = 4;
 
   logic [31:0] ibus_addr, ibus_rdata;
-  logic        ibus_err, ibus_hold;
+  logic        ibus_err, ibus_hold, ibus_valid;
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
+  logic        fence_i, icache_fetch;
+  logic [31:0] icache_addr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        icache_hit;
+  logic [31:0] icache_rdata;
+  soc_bus_pkg::bus_req_t    core_ext_req;  // the core's access to external memory, before the arbiter
+  logic        core_ext_rvalid;
   soc_bus_pkg::bus_req_t    dbus_req;
   soc_bus_pkg::bus_rsp_t    dbus_rsp;
   logic        dbus_kill, dbus_rvalid;
@@ -117,7 +127,9 @@ module soc_top
     .ibus_addr_o  (ibus_addr),
     .ibus_hold_o  (ibus_hold),
     .ibus_rdata_i (ibus_rdata),
+    .ibus_valid_i (ibus_valid),
     .ibus_err_i   (ibus_err),
+    .fence_i_o    (fence_i),
     .dbus_req_o   (dbus_req.req),
     .dbus_kill_o  (dbus_kill),
     .dbus_we_o    (dbus_req.we),
@@ -144,6 +156,7 @@ module soc_top
     .ibus_addr_i   (ibus_addr),
     .ibus_hold_i   (ibus_hold),
     .ibus_rdata_o  (ibus_rdata),
+    .ibus_valid_o  (ibus_valid),
     .ibus_err_o    (ibus_err),
     .dbus_req_i    (dbus_req),
     .dbus_kill_i   (dbus_kill),
@@ -155,6 +168,10 @@ module soc_top
     .rom_b_rdata_i (rom_b_rdata),
     .ram_a_addr_o  (ram_a_addr),
     .ram_a_rdata_i (ram_a_rdata),
+    .icache_fetch_o (icache_fetch),
+    .icache_addr_o  (icache_addr),
+    .icache_rdata_i (icache_rdata),
+    .icache_hit_i   (icache_hit),
     .ram_b_req_o   (ram_b_req),
     .ram_b_rd_o    (ram_b_rd),
     .ram_b_rdata_i (ram_b_rdata),
@@ -163,9 +180,9 @@ module soc_top
     .array_req_o   (array_req),
     .array_req_next_o (array_req_next),
     .array_rsp_i   (array_rsp),
-    .ext_req_o     (ext_req),
+    .ext_req_o     (core_ext_req),
     .ext_rsp_i     (ext_rsp),
-    .ext_rvalid_i  (ext_rvalid)
+    .ext_rvalid_i  (core_ext_rvalid)
   );
 
   localparam int unsigned RomAw = $clog2(RomBytes / 4);
@@ -309,8 +326,44 @@ module soc_top
       else         now_q <= now_q + 1'b1;
     end
     assign ext_now_o = now_q;
-  end else begin : g_no_clock
-    assign ext_now_o = '0;
+
+    soc_bus_pkg::bus_req_t fill_req;
+    logic                  fill_gnt, fill_rvalid;
+    icache #(
+      .SizeBytes (IcacheBytes),
+      .LineBytes (DcacheLineBytes),
+      .AddrW     ($clog2(SdramBytes / 4))
+    ) u_icache (
+      .clk_i,
+      .rst_ni,
+      .fetch_i      (icache_fetch),
+      .fetch_addr_i (icache_addr),
+      .rdata_o      (icache_rdata),
+      .hit_o        (icache_hit),
+      .inval_i      (fence_i),
+      .mem_req_o    (fill_req),
+      .mem_gnt_i    (fill_gnt),
+      .mem_rvalid_i (fill_rvalid),
+      .mem_rdata_i  (ext_rsp.rdata)
+    );
+
+    ext_arbiter u_ext_arbiter (
+      .clk_i,
+      .rst_ni,
+      .core_req_i    (core_ext_req),
+      .core_rvalid_o (core_ext_rvalid),
+      .fill_req_i    (fill_req),
+      .fill_gnt_o    (fill_gnt),
+      .fill_rvalid_o (fill_rvalid),
+      .mem_req_o     (ext_req),
+      .mem_rvalid_i  (ext_rvalid)
+    );
+  end else begin : g_no_ext
+    assign ext_now_o       = '0;
+    assign icache_rdata    = '0;
+    assign icache_hit      = 1'b0;  // never asked: the region is unmapped
+    assign ext_req         = core_ext_req;
+    assign core_ext_rvalid = ext_rvalid;
   end
   assign ext_req_o    = ext_req;
 

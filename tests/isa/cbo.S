@@ -15,8 +15,9 @@
 TEST_BEGIN
   SET_TRAP(trap_record)
 
-  CASE(1)  /* RAM: the words stay, at any byte of the line */
-  la s0, data
+  CASE(1)  /* RAM: the words stay, at any byte of the line (1 MB in: clear
+              of the program, which may be in RAM or external memory) */
+  li s0, RAM_BASE + 0x100000
   li a1, 0x5a5a1234
   sw a1, 0(s0)
   NO_TRAP(CBO_INVAL(s0))

@@ -288,14 +288,15 @@ def gen_branch():
 def gen_mem(external=False):
     """Stores of every width and offset into a 16-byte window, then loads of
     every width and offset, checked against a byte model; then load-use
-    hazards. EXTERNAL: the window is in external memory (EXT_BASE), whose
+    hazards. EXTERNAL: the window is in external memory (1 MB past EXT_BASE,
+    clear of the program when it is there too), whose
     answers come after a variable number of cycles, with RAM accesses mixed
     in."""
     w = Writer()
     rng = random.Random(3)
     mem = bytearray(16)
     # s0: the window (cleared: external memory starts with whatever it holds); s2: RAM.
-    w.emit("li s0, 0x40000100" if external else "la s0, scratch", "la s2, scratch", "addi s2, s2, 32",
+    w.emit("li s0, 0x40100000" if external else "la s0, scratch", "la s2, scratch", "addi s2, s2, 32",
            "sw zero, 0(s0)", "sw zero, 4(s0)", "sw zero, 8(s0)", "sw zero, 12(s0)")
     stores = [("sw", 4, o) for o in (0, 4, 8, 12)] + [("sh", 2, o) for o in (0, 2, 6, 10, 14)] + \
              [("sb", 1, o) for o in range(16)]

@@ -17,7 +17,11 @@ module tb_xbar;
   bus_rsp_t rsp;
   logic kill = 1'b0, ram_b_rd;
   logic [31:0] iaddr = '0, irdata;
-  logic ierr, ihold = 1'b0;
+  logic ierr, ihold = 1'b0, ivalid;
+  // The instruction cache: its word is 0xF, its offset; hit as set here.
+  logic icache_fetch, icache_hit = 1'b1;
+  logic [31:0] icache_addr, icache_addr_q = '0;
+  always_ff @(posedge clk) if (icache_fetch) icache_addr_q <= icache_addr;
   logic [31:0] rom_a_addr, rom_b_addr, ram_a_addr;
   bus_req_t ram_b_req;
   bus_req_t periph_req [NumPeriph];
@@ -35,11 +39,13 @@ module tb_xbar;
 
   soc_xbar #(.RomBytes(RomBytes), .RamBytes(RamBytes), .NumPeriph(NumPeriph), .ExtBytes(ExtBytes)) dut (
     .clk_i(clk), .rst_ni(rst_n),
-    .ibus_addr_i(iaddr), .ibus_hold_i(ihold), .ibus_rdata_o(irdata), .ibus_err_o(ierr),
+    .ibus_addr_i(iaddr), .ibus_hold_i(ihold), .ibus_rdata_o(irdata), .ibus_valid_o(ivalid), .ibus_err_o(ierr),
     .dbus_req_i(req), .dbus_kill_i(kill), .dbus_rsp_o(rsp), .dbus_rvalid_o(rvalid),
     .rom_a_addr_o(rom_a_addr), .rom_a_rdata_i(32'hA000_0000 | rom_a_addr_q),
     .rom_b_addr_o(rom_b_addr), .rom_b_rdata_i(32'hB000_0000 | rom_b_addr_q),
     .ram_a_addr_o(ram_a_addr), .ram_a_rdata_i(32'hC000_0000 | ram_a_addr_q),
+    .icache_fetch_o(icache_fetch), .icache_addr_o(icache_addr),
+    .icache_rdata_i(32'hF000_0000 | icache_addr_q), .icache_hit_i(icache_hit),
     .ram_b_req_o(ram_b_req), .ram_b_rd_o(ram_b_rd), .ram_b_rdata_i(ram_b_rdata_q),
     .periph_req_o(periph_req_flat), .periph_rsp_i(periph_rsp_flat),
     .array_req_o(array_req), .array_rsp_i(array_rsp),
@@ -135,8 +141,8 @@ module tb_xbar;
     @(negedge clk);
     iaddr = addr;
     @(negedge clk);
-    tb_check(ierr == want_err && (want_err || irdata == want),
-             $sformatf("fetch %08x: %08x err %0d", addr, irdata, ierr));
+    tb_check(ierr == want_err && (want_err || irdata == want) && ivalid,
+             $sformatf("fetch %08x: %08x err %0d valid %0d", addr, irdata, ierr, ivalid));
   endtask
 
   logic e;
@@ -273,7 +279,15 @@ module tb_xbar;
 
     expect_fetch(ROM_BASE + 32'h20, 32'hA000_0020, 1'b0);
     expect_fetch(RAM_BASE + 32'h40, 32'hC000_0040, 1'b0);
-    expect_fetch(EXT_BASE, 32'h0, 1'b1);
+    expect_fetch(EXT_BASE + 32'h80, 32'hF000_0080, 1'b0);  // through the instruction cache
+    expect_fetch(EXT_BASE + ExtBytes, 32'h0, 1'b1);
+    icache_hit = 1'b0;  // a miss: the word is not valid (fetch again); other regions are
+    @(negedge clk);
+    iaddr = EXT_BASE + 32'h84;
+    @(negedge clk);
+    tb_check(!ivalid && !ierr && icache_addr_q == 32'h84, "a fetch the instruction cache misses");
+    expect_fetch(ROM_BASE + 32'h24, 32'hA000_0024, 1'b0);
+    icache_hit = 1'b1;
     expect_fetch(PERIPH_BASE, 32'h0, 1'b1);
     expect_fetch(32'h0, 32'h0, 1'b1);
     // Held, the fetch side keeps its last region (the memories keep their word).
