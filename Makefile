@@ -72,6 +72,7 @@ include mk/board_sim.mk
 include mk/unicaim.mk
 include mk/retrieval.mk
 include mk/pruning.mk
+include mk/litedram.mk
 include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the

@@ -10,8 +10,10 @@ EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/mem/dcache.sv rtl
 VLT_WAIVERS := rtl/lint_waivers.vlt
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and
-# with it outside (the simulator's).
+# with it outside (the simulator's); and the Arty's port on LiteDRAM, which
+# no configuration instantiates yet.
 lint: deps $(GEN)/soc_regs_pkg.sv
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GExternalMemory="1'b1"
+	verilator --lint-only -Wall $(VLT_WAIVERS) rtl/mem/litedram_port.sv --top-module litedram_port

@@ -43,6 +43,10 @@ TB_uart    := rtl/common/sync_fifo.sv $(wildcard rtl/periph/uart/*.sv)
 TB_timer   := rtl/periph/timer/timer.sv
 TB_xbar    := rtl/bus/soc_xbar.sv
 TB_dcache  := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv
+TB_icache  := rtl/common/sdp_ram.sv rtl/mem/icache.sv rtl/bus/ext_arbiter.sv
+# The Arty's memory path: the data cache on LiteDRAM's generated controller
+# and DRAM model (mk/litedram.mk).
+TB_litedram := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv rtl/mem/litedram_port.sv $(LITEDRAM_SIM)
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
 # The gate-level block RAM model against RTL: the memories and their
 # synth_ecp5 netlist (mk/board_sim.mk has the cell models).

@@ -8,7 +8,8 @@
 // not waited for here: the core fetches the address again (cpu_core's
 // ibus_valid_i) while the cache fills the line, one word read after another
 // through the external memory's port (ext_arbiter), that is through the data
-// cache. So a store the core made is what a refill reads, dirty in the data
+// cache (the next word is asked for in the cycle the last one arrives). So
+// a store the core made is what a refill reads, dirty in the data
 // cache or not, and fence.i only has to drop every line (inval_i: one cycle,
 // the valid bits are registers); a fill under way then completes without
 // marking its line valid, as it may have read words from before the stores.
@@ -59,13 +60,16 @@ module icache
   logic [IndexW-1:0] fill_index_q;
   logic [OffW-1:0]   fill_word_q;
   logic              fill_dropped_q;     // fence.i came during the fill
-  logic              fill_last, just_filled;
+  logic              fill_last, just_filled, fill_ask;
+  logic [OffW-1:0]   fill_ask_word;        // the word fill_ask asks for
 
   logic [TagW-1:0]   fetch_tag;
   logic [IndexW-1:0] fetch_index;
   assign fetch_tag   = fetch_addr_i[OffW+IndexW+2 +: TagW];
   assign fetch_index = fetch_addr_i[OffW+2 +: IndexW];
   assign fill_last   = state_q == S_WAIT && mem_rvalid_i && fill_word_q == OffW'(LineWords - 1);
+  assign fill_ask    = state_q == S_REQ || (state_q == S_WAIT && mem_rvalid_i && !fill_last);
+  assign fill_ask_word = (state_q == S_WAIT) ? fill_word_q + 1'b1 : fill_word_q;
 
   sdp_ram #(.Width(32), .Depth(Lines * LineWords)) u_data (
     .clk_i,
@@ -92,9 +96,9 @@ module icache
 
   always_comb begin
     mem_req_o       = '0;
-    mem_req_o.req   = state_q == S_REQ;
+    mem_req_o.req   = fill_ask;
     mem_req_o.be    = 4'hF;
-    mem_req_o.addr  = 32'({fill_tag_q, fill_index_q, fill_word_q, 2'b00});
+    mem_req_o.addr  = 32'({fill_tag_q, fill_index_q, fill_ask_word, 2'b00});
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -130,7 +134,7 @@ module icache
         S_REQ: if (mem_gnt_i) state_q <= S_WAIT;
         S_WAIT: if (mem_rvalid_i) begin
           fill_word_q <= fill_word_q + 1'b1;
-          state_q     <= fill_last ? S_IDLE : S_REQ;
+          state_q     <= fill_last ? S_IDLE : (mem_gnt_i ? S_WAIT : S_REQ);
           if (fill_last) valid_q[fill_index_q] <= !fill_dropped_q && !inval_i;
         end
         default: state_q <= S_IDLE;
