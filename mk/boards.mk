@@ -146,7 +146,7 @@ $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/b
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blob.S) \
-                          $(FW_BUILD)/obj/llm_512k_main.o linker/ram.ld
+                          $(FW_BUILD)/obj/llm_512k_main.o $(FW_LDS)
 	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=512K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
 	  $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/llm_512k.elf
@@ -167,7 +167,7 @@ $(FW_BUILD)/obj/$(1)_model.o: firmware/apps/llm/model_blob.S $(2) | deps
 	@mkdir -p $$(dir $$@)
 	$$(call quiet,CC,$$@)$$(RV_CC) $$(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(2))"' -c $$< -o $$@
 $(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_ulx3s_main.o $(FW_BUILD)/obj/$(1)_model.o \
-                      linker/ram.ld
+                      $(FW_LDS)
 	$$(call quiet,LD,$$@)$$(RV_CC) $$(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=0 \
 	  -Wl,--defsym=STACK_SIZE=12K $$(filter %.o,$$^) -o $$@
 firmware: $(FW_BUILD)/$(1).elf
@@ -182,7 +182,7 @@ UCM_DRIVER_128K_DEFS := -DMODEL_BYTES='(64 * 1024)' -DMAX_SLOTS=128
 $(FW_BUILD)/obj/ucm_driver_128k_main.o: tests/firmware/ucm_driver/main.c $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(UCM_DRIVER_128K_DEFS) -MMD -MP -c $< -o $@
-$(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/ucm_driver_128k_main.o linker/ram.ld
+$(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/ucm_driver_128k_main.o $(FW_LDS)
 	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=4K $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 

@@ -15,6 +15,8 @@ UCX_DOT    ?= 1
 ifeq ($(UCX_DOT),0)
 FW_CFLAGS  += -DUCX_NO_DOT
 endif
+# The linker scripts of a program in RAM (ext_code.ld: code in external memory).
+FW_LDS     := linker/ram.ld linker/sections.ld
 FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles \
               -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 FW_APPS    := $(notdir $(wildcard firmware/apps/*))
@@ -50,12 +52,17 @@ $(FW_BUILD)/obj/%.o: %.S $(GEN)/soc_regs.h | deps
 
 # $(1): ELF name, $(2): source directory.
 define FW_APP_RULE
-$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard $(2)/*.c $(2)/*.S)) linker/ram.ld
+$(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON) $(wildcard $(2)/*.c $(2)/*.S)) $(FW_LDS)
 	$(call quiet,LD,$$@)$(RV_CC) $(FW_LDFLAGS) $$(filter %.o,$$^) -o $$@
 	$(Q)$(RV_OBJDUMP) -d $$@ > $$(@:.elf=.lst)
 endef
 $(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app),firmware/apps/$(app))))
 $(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))))
+# cpubench with its code in external memory: the instruction cache's figures.
+$(FW_BUILD)/cpubench_ext.elf: $(call fw_obj,$(FW_COMMON) $(wildcard firmware/apps/cpubench/*.c)) \
+                              linker/ext_code.ld linker/sections.ld
+	$(call quiet,LD,$@)$(RV_CC) $(subst -Tlinker/ram.ld,-Tlinker/ext_code.ld,$(FW_LDFLAGS)) $(filter %.o,$^) -o $@
+firmware: $(FW_BUILD)/cpubench_ext.elf
 
 -include $(shell find $(FW_BUILD)/obj -name '*.d' 2>/dev/null)
 

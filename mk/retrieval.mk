@@ -22,7 +22,7 @@ $(RETR_HELDOUT): tools/retrieval/tasks.py
 $(FW_BUILD)/obj/retr_blob.o: firmware/apps/llm/model_blob.S $(RETR_IMAGE)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(RETR_IMAGE))"' -c $< -o $@
-$(FW_BUILD)/retr.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/main.c) $(FW_BUILD)/obj/retr_blob.o linker/ram.ld
+$(FW_BUILD)/retr.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/main.c) $(FW_BUILD)/obj/retr_blob.o $(FW_LDS)
 	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(filter %.o,$^) -o $@
 
 # The same on the ULX3S-85F: model and state in its SDRAM (mk/boards.mk).

@@ -32,12 +32,21 @@ def collect(build, run):
         ok = rc == 0 and "Hello from the UniCAIM SoC" in out and SIM_LINE.search(err) is not None
         return ok, f"rc={rc}\n{out}{err}"
 
-    @add("cpubench")
-    def _():
-        rc, out, err = sim_run(os.path.join(fw, "cpubench.elf"), extra=["--max-cycles", "50000000"])
+    def cpubench(elf):
+        rc, out, err = sim_run(os.path.join(fw, elf), extra=["--max-cycles", "50000000"])
         kernels = re.findall(r"^(\w+)\s+\d+\s+\d+\s+[0-9.]+ (ok|FAIL)", out, re.M)
         ok = rc == 0 and len(kernels) == 5 and all(k[1] == "ok" for k in kernels)
         return ok, f"rc={rc}\n{out}{err}"
+
+    @add("cpubench")
+    def _():
+        return cpubench("cpubench.elf")
+
+    @add("cpubench-code-in-external-memory")
+    def _():
+        # The same kernels with code and constants in external memory
+        # (linker/ext_code.ld), fetched through the instruction cache.
+        return cpubench("cpubench_ext.elf")
 
     @add("attn-kernels")
     def _():
