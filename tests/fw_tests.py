@@ -486,16 +486,17 @@ def collect(build, run):
             f.write(data)
         return expect_refusal(["--elf", path], 2, "does not fit the SoC's memory map")
 
-    @add("sim-entry-in-external-memory")
+    @add("sim-entry-outside-memory")
     def _():
-        # Data may be loaded into external memory, code may not run there.
-        path = os.path.join(tmp, "entry_ext.elf")
+        # An entry where nothing is mapped (code may run from ROM, RAM or
+        # external memory: isa-ext/* start there).
+        path = os.path.join(tmp, "entry_outside.elf")
         with open(os.path.join(fw, "hello.elf"), "rb") as f:
             data = bytearray(f.read())
-        struct.pack_into("<I", data, 24, 0x40000000)  # e_entry
+        struct.pack_into("<I", data, 24, 0x30000000)  # e_entry
         with open(path, "wb") as f:
             f.write(data)
-        return expect_refusal(["--elf", path], 2, "is in external memory")
+        return expect_refusal(["--elf", path], 2, "is outside the SoC's memory")
 
     @add("sim-unknown-option")
     def _():
