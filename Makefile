@@ -43,6 +43,7 @@ help:
 	@echo "  board-sim       build/board_sim/ulx3s-rtl: the ULX3S design at RTL on the board's pins (ULX3S_ARRAY=board_retr: ulx3s-board_retr-rtl)"
 	@echo "  gatelevel       the ULX3S netlist's simulator (Yosys synth_ecp5 + ECP5 cell models); gatelevel-check boots it"
 	@echo "  arty-fit        Yosys fit of the Arty A7 builds (no Vivado here)"
+	@echo "  litedram        LiteDRAM's core for the Arty's DDR3 (pinned, in build/litedram): Vivado's and Verilator's"
 	@echo "  retrieval       the retrieval model's image, tasks and firmware"
 	@echo "  retrieval-train retrain the retrieval model (about an hour)"
 	@echo "  clean           remove build/"
