@@ -78,8 +78,7 @@ module cpu_core
   logic [1:0]  btb_counter;
   logic        f_live_q;                // IF2: the word arriving is on the program path
   logic        f_miss;                  // IF2's word is on that path and not there yet
-  logic        refetch_q;               // fetch refetch_pc_q again
-  logic [31:0] refetch_pc_q;
+  logic        refetch_q;               // fetch id_pc_q again (ID holds the bubble of the missing word)
   logic [31:0] f_pc_q;
   logic        f_guess_q, f_hit_q;      // the fetch went to f_target_q after it
   logic [31:2] f_target_q;
@@ -162,7 +161,7 @@ module cpu_core
   always_comb begin
     if (!started_q)               pc_d = boot_addr_i;
     else if (trap || ex_redirect) pc_d = pc_ex;
-    else if (refetch_q && !id_hold) pc_d = refetch_pc_q;
+    else if (refetch_q && !id_hold) pc_d = id_pc_q;
     else if (id_redirect)         pc_d = id_taken ? id_target : id_pc_q + 32'd4;
     else                          pc_d = pc_seq;
   end
@@ -180,7 +179,6 @@ module cpu_core
       pc_q              <= '0;
       f_live_q          <= 1'b0;
       refetch_q         <= 1'b0;
-      refetch_pc_q      <= '0;
       f_pc_q            <= '0;
       f_guess_q         <= 1'b0;
       f_hit_q           <= 1'b0;
@@ -203,7 +201,6 @@ module cpu_core
       else if (!id_hold)       id_live_q <= f_live_q && !id_redirect && !f_miss && !refetch_q;
       if (trap || ex_redirect) refetch_q <= 1'b0;
       else if (!id_hold)       refetch_q <= f_miss && !id_redirect;
-      if (f_miss) refetch_pc_q <= f_pc_q;
       if (!id_hold) begin
         f_pc_q            <= pc_q;
         f_guess_q         <= btb_taken;
