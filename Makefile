@@ -61,6 +61,7 @@ help:
 
 include mk/deps.mk
 include mk/regmap.mk
+include mk/litedram.mk
 include mk/rtl.mk
 include mk/arrays.mk
 include mk/sim.mk
@@ -73,14 +74,14 @@ include mk/board_sim.mk
 include mk/unicaim.mk
 include mk/retrieval.mk
 include mk/pruning.mk
-include mk/litedram.mk
 include mk/tests.mk  # last: its prerequisites come from the others
 
 # The language model on the simulated SoC; `make demo-console` runs the
 # plain console session instead. BOARD=ulx3s runs what the ULX3S bitstream
 # runs on the board simulator at RTL (ulx3s_top on its pins: bootloader, upload of llm_ulx3s.elf with the
-# model in SDRAM, the array); BOARD=arty the Arty A7-100T's build
-# (llm_512k.elf, block RAM only) through the bootloader.
+# model in SDRAM, the array); BOARD=arty the Arty A7-100T's DDR3 build on
+# its board simulator (the same program, the model in DDR3 behind LiteDRAM's
+# controller and DDR3 model).
 DEMO_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD))
 ifeq ($(DEMO_BOARD),)
 demo: deps sim firmware
@@ -88,11 +89,11 @@ demo: deps sim firmware
 else ifeq ($(DEMO_BOARD),ulx3s)
 demo: deps $(BOARD_SIM_RTL) firmware
 	$(PYTHON) tools/uartctl.py sim --sim $(BOARD_SIM_RTL) --upload $(BUILD)/fw/llm_ulx3s.elf \
-	  --script tests/fw/llm_demo_ulx3s.txt
+	  --script tests/fw/llm_demo_board.txt
 else ifeq ($(DEMO_BOARD),arty)
-demo: deps sim firmware
-	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/bootrom.elf \
-	  --upload $(BUILD)/fw/llm_512k.elf --script tests/fw/llm_demo_arty.txt
+demo: deps $(ARTY_SIM_RTL) firmware
+	$(PYTHON) tools/uartctl.py sim --sim $(ARTY_SIM_RTL) --upload $(BUILD)/fw/llm_ulx3s.elf \
+	  --script tests/fw/llm_demo_board.txt
 else
 demo:
 	@echo "make demo: BOARD=$(BOARD) is not a board (ulx3s, arty or none)"; exit 2

@@ -1,4 +1,4 @@
-# The ULX3S board in simulation, on its pins (sim/board/ulx3s_main.cpp: the
+# The ULX3S board in simulation, on its pins (sim/board/board_main.cpp: the
 # oscillator, the FTDI UART, the button and the SDRAM chip model), with the
 # design exactly as the bitstream has it (boards.mk's ULX3S_READ: the same
 # RTL, parameters, ROM and RAM images) but for one parameter: the console
@@ -25,7 +25,7 @@ GL_BUILD        := $(BUILD)/gatelevel
 GL_NETLIST      := $(GL_BUILD)/ulx3s_gl.v
 GL_SIM          := $(GL_BUILD)/ulx3s-gl
 YOSYS_ECP5       = $(abspath $(dir $(shell command -v yosys))../share/yosys/ecp5)
-BOARD_SIM_SRCS  := sim/board/ulx3s_main.cpp sim/sdram_model.cpp sim/uart_model.cpp
+BOARD_SIM_SRCS  := sim/board/board_main.cpp sim/sdram_model.cpp sim/uart_model.cpp
 BOARD_SIM_DEPS  := $(BOARD_SIM_SRCS) sim/host_port.h sim/sdram_model.h sim/uart_model.h sim/board/ecp5_models.v
 # $(1): the program's name.
 BOARD_SIM_CFLAGS = -std=c++17 -DBOARD_CLK_HZ=$(strip $(ULX3S_MHZ))000000 -DBOARD_BAUD=$(BOARD_BAUD) \
@@ -44,8 +44,29 @@ $(call board_sim_rtl,$(1)): $(ULX3S_DESIGN) sim/board/ulx3s_board.sv $(BOARD_SIM
 endef
 $(foreach a,$(sort $(ULX3S_ARRAY) board_retr),$(eval $(call BOARD_SIM_RULE,$(a))))
 
+# The Arty A7-100T with its DDR3 (arty-rtl: sim/board/arty_board.sv, the
+# SoC with Litedram on LiteDRAM's simulation core; boards.mk's arty-100t-ddr3
+# images: arty_ddr3_top's configuration), the SoC at 50 MHz and the
+# controller at 100 MHz.
+ARTY_SIM_RTL   := $(BOARD_SIM_BUILD)/arty-rtl
+ARTY_DDR3      := $(BUILD)/boards/arty-100t-ddr3
+ARTY_SIM_BAUD  := 3125000
+ARTY_SIM_PARAMS := ClkMhz=50 RamBytes=$(call arty_ram,100t-ddr3) $(UCM_BOARD_SOC_PARAMS)
+$(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv $(BOARD_SIM_DEPS) $(ARTY_DDR3)/ram.hex \
+                 $(ARTY_DDR3)/rom.hex $(GEN)/ucm_arrays.mk mk/board_sim.mk | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,VERILATE,$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
+	  -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style -Wno-TIMESCALEMOD --top-module arty_board --prefix Vboard \
+	  $(addprefix -G,$(ARTY_SIM_PARAMS)) -GBaud=$(ARTY_SIM_BAUD) \
+	  -G'RamInit="$(abspath $(ARTY_DDR3)/ram.hex)"' -G'RomInit="$(abspath $(ARTY_DDR3)/rom.hex)"' \
+	  -CFLAGS "-std=c++17 -DBOARD_ARTY -DBOARD_CLK_HZ=50000000 -DBOARD_BAUD=$(ARTY_SIM_BAUD) \
+	  -DBOARD_SIM_NAME='\"arty-rtl\"' -I$(abspath sim)" \
+	  -MAKEFLAGS "$(SIM_OPT)" -Mdir $@.obj -o $(abspath $@) \
+	  $(RTL_ALL) $(abspath $(LITEDRAM_SIM) sim/board/arty_board.sv sim/board/board_main.cpp sim/uart_model.cpp) \
+	  $(call to_log,$@.log)
+
 .PHONY: board-sim
-board-sim: $(BOARD_SIM_RTL)
+board-sim: $(BOARD_SIM_RTL) $(ARTY_SIM_RTL)
 
 $(GL_NETLIST): $(ULX3S_DESIGN) mk/board_sim.mk | deps
 	@mkdir -p $(dir $@)

@@ -27,7 +27,7 @@ ULX3S_BIT     := $(ULX3S_BUILD)/ulx3s_$(ULX3S_VARIANT).bit
 
 BOARDS         := ulx3s arty
 ULX3S_VARIANTS := 85f 45f 25f 12f
-ARTY_PARTS     := 35t 100t
+ARTY_PARTS     := 35t 100t 100t-ddr3
 # Unknown values are refused with the valid ones, before anything runs.
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error BOARD=$(BOARD) is not a board here (valid: $(BOARDS)))
@@ -187,19 +187,27 @@ $(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/ob
 firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 
 # ---------------------------------------------------------------- Arty A7
-# make bitstream BOARD=arty [ARTY_PART=35t|100t] needs Vivado on PATH
-# (boards/arty/build.tcl); without it, the Yosys synth_xilinx fit checks run:
-# the small configuration (64 KiB RAM) on the xc7a35t, a 512 KiB RAM (the
-# stories260K configuration's size class) on the xc7a100t.
+# make bitstream BOARD=arty [ARTY_PART=35t|100t|100t-ddr3] needs Vivado on
+# PATH (boards/arty/build.tcl); without it, the Yosys synth_xilinx fit
+# checks run: the small configuration (64 KiB RAM, the array) on the
+# xc7a35t, a 512 KiB RAM (the stories260K configuration's size class) on the
+# xc7a100t, and the 100T's DDR3 build (arty_ddr3_top: 128 KiB of RAM, the
+# array, the DDR3 through LiteDRAM's core, mk/litedram.mk; the model in
+# DDR3, as on its board simulator, mk/board_sim.mk).
 ARTY_PART   ?= 35t
 ifeq ($(filter $(ARTY_PART),$(ARTY_PARTS)),)
 $(error ARTY_PART=$(ARTY_PART) is not an Arty A7 part (valid: $(ARTY_PARTS)))
 endif
-arty_device  = $(if $(filter 100t,$(ARTY_PART)),xc7a100tcsg324-1,xc7a35ticsg324-1L)
-arty_ram     = $(if $(filter 100t,$(1)),524288,65536)
-# The array on the 35T; the 100T's block RAM goes to the 512 KiB RAM
-# (with the array it would need 138 of its 135 RAMB36).
+arty_device  = $(if $(filter 100t%,$(ARTY_PART)),xc7a100tcsg324-1,xc7a35ticsg324-1L)
+arty_ddr3    = $(filter %-ddr3,$(1))
+arty_ram     = $(if $(filter 100t,$(1)),524288,$(if $(call arty_ddr3,$(1)),131072,65536))
+# The array on the 35T and in the DDR3 build; the 100T's block-RAM build
+# gives its block RAM to the 512 KiB RAM (with the array it would need 138
+# of its 135 RAMB36).
 arty_ucm     = $(if $(filter 100t,$(1)),0,$(UCM_BOARD_BANKS))
+arty_top     = $(if $(call arty_ddr3,$(1)),arty_ddr3_top,arty_top)
+arty_files   = $(RTL_ALL) boards/arty/arty_soc.sv boards/arty/$(call arty_top,$(1)).sv \
+               $(if $(call arty_ddr3,$(1)),$(LITEDRAM_HW))
 ARTY_BUILD   = $(BUILD)/boards/arty-$(ARTY_PART)
 
 $(BUILD)/boards/arty-%/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
@@ -209,31 +217,42 @@ $(BUILD)/boards/arty-%/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 $(BUILD)/boards/arty-%/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
+# The DDR3 build's bootloader initialises LiteDRAM's DDR3.
+$(BUILD)/boards/arty-100t-ddr3/rom.hex: $(FW_BUILD)/bootrom_ddr3.elf tools/elf2hex.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
 
-bitstream-arty: $(ARTY_BUILD)/ram.hex $(ARTY_BUILD)/rom.hex $(RTL_ALL)
+bitstream-arty: $(ARTY_BUILD)/ram.hex $(ARTY_BUILD)/rom.hex $(call arty_files,$(ARTY_PART))
 	@command -v vivado >/dev/null || { echo "make bitstream BOARD=arty needs Vivado on PATH;" \
 	  "without it, make arty-fit checks the fit with Yosys"; exit 1; }
 	vivado -mode batch -nojournal -source boards/arty/build.tcl -tclargs $(arty_device) $(ARTY_BUILD) \
-	  $(call arty_ram,$(ARTY_PART)) $(abspath $(ARTY_BUILD)/ram.hex) $(abspath $(ARTY_BUILD)/rom.hex) \
+	  $(call arty_top,$(ARTY_PART)) $(call arty_ram,$(ARTY_PART)) $(abspath $(ARTY_BUILD)/ram.hex) \
+	  $(abspath $(ARTY_BUILD)/rom.hex) \
 	  "$(call arty_ucm,$(ARTY_PART)) $(UCM_BOARD_SLOTS) $(UCM_BOARD_DIM) $(UCM_BOARD_CELL_BITS) $(UCM_BOARD_Q_BITS) \
 	   $(UCM_BOARD_ADC_BITS) $(UCM_BOARD_ADC_COUNT) $(UCM_BOARD_LANES)" \
-	  $(abspath $(RTL_ALL) boards/arty/arty_top.sv)
+	  $(abspath $(call arty_files,$(ARTY_PART)))
 
 flash-arty: | $(OPENFPGALOADER_STAMP)
-	$(call flash_with,arty_a7_$(ARTY_PART),$(ARTY_BUILD)/arty.bit)
+	$(call flash_with,arty_a7_$(patsubst %-ddr3,%,$(ARTY_PART)),$(ARTY_BUILD)/arty.bit)
 
-# Yosys fit check: cell counts of the wrapped SoC for one part.
-$(BUILD)/boards/arty-%/stat.json: $(RTL_ALL) boards/arty/arty_top.sv | deps
-	@mkdir -p $(dir $@)
-	yosys -q -l $(dir $@)yosys.log -p "read_verilog -sv $(RTL_ALL) boards/arty/arty_top.sv; \
-	  chparam -set RamBytes $(call arty_ram,$*) -set UcmBanks $(call arty_ucm,$*) $(UCM_BOARD_SOC_CH) arty_top; \
-	  synth_xilinx -family xc7 -flatten -top arty_top; tee -q -o $@ stat -json"
+# Yosys fit check: cell counts of the wrapped SoC for one part (LiteDRAM's
+# core in the DDR3 build: its PHY's Xilinx primitives are cells here).
+define ARTY_STAT_RULE
+$(BUILD)/boards/arty-$(1)/stat.json: $(call arty_files,$(1)) | deps
+	@mkdir -p $$(dir $$@)
+	yosys -q -l $$(dir $$@)yosys.log -p "read_verilog -sv $(call arty_files,$(1)); \
+	  chparam $(foreach p,$(UCM_BOARD_SOC_PARAMS),-set $(subst =, ,$(p))) -set RamBytes $(call arty_ram,$(1)) \
+	  -set UcmBanks $(call arty_ucm,$(1)) $(call arty_top,$(1)); synth_xilinx -family xc7 -flatten -top $(call arty_top,$(1)); tee -q -o $$@ stat -json"
+endef
+$(foreach p,$(ARTY_PARTS),$(eval $(call ARTY_STAT_RULE,$(p))))
 
 .PHONY: arty-fit bitstream-arty flash-arty
 arty-fit: $(BENCH_DIR)/arty.txt
 	@cat $<
-$(BENCH_DIR)/arty.txt: $(BUILD)/boards/arty-35t/stat.json $(BUILD)/boards/arty-100t/stat.json tools/synth/fit_xc7.py
+$(BENCH_DIR)/arty.txt: $(foreach p,$(ARTY_PARTS),$(BUILD)/boards/arty-$(p)/stat.json) tools/synth/fit_xc7.py
 	@mkdir -p $(BENCH_DIR)
 	$(PYTHON) tools/synth/fit_xc7.py $(BUILD)/boards/arty-35t/stat.json --part xc7a35t --prefix arty35 > $@
 	$(PYTHON) tools/synth/fit_xc7.py $(BUILD)/boards/arty-100t/stat.json --part xc7a100t --prefix arty100 >> $@
+	$(PYTHON) tools/synth/fit_xc7.py $(BUILD)/boards/arty-100t-ddr3/stat.json --part xc7a100t \
+	  --prefix arty100_ddr3 >> $@
 bench: $(BENCH_DIR)/arty.txt

@@ -66,10 +66,32 @@ firmware: $(FW_BUILD)/cpubench_ext.elf
 
 -include $(shell find $(FW_BUILD)/obj -name '*.d' 2>/dev/null)
 
-# The boot ROM program (UART bootloader), linked into ROM.
-BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/boot/boot_upload.c firmware/hal/timer.c firmware/lib/util/crc32.c
-$(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS)) linker/rom.ld
-	$(call quiet,LD,$@)$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld -Wl,--gc-sections \
-	  -Wl,--no-warn-rwx-segments $(filter %.o,$^) -lgcc -o $@
+# The boot ROM program (UART bootloader), linked into ROM: bootrom.elf, and
+# bootrom_ddr3.elf for a SoC with LiteDRAM (the Arty's DDR3 build), which
+# also runs LiteDRAM's generated DDR3 initialisation
+# (firmware/hal/litedram/litedram_init.c, compiled against the board's core
+# and against its simulation core: mk/litedram.mk).
+BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/boot/boot_upload.c firmware/hal/dramctl.c \
+             firmware/hal/timer.c firmware/lib/util/crc32.c
+BOOT_LD    = $(call quiet,LD,$@)$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld \
+             -Wl,--gc-sections -Wl,--no-warn-rwx-segments $(filter %.o,$^) -lgcc -o $@
+$(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_absent.c) linker/rom.ld
+	$(BOOT_LD)
 	$(Q)$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)
 firmware: $(FW_BUILD)/bootrom.elf
+
+LITEDRAM_INIT_SRC := firmware/hal/litedram/litedram_init.c
+# $(1): board or model, $(2): the core's generated Verilog, $(3): its build directory.
+define LITEDRAM_INIT_RULE
+$(FW_BUILD)/obj/litedram_init_$(1).o: $(LITEDRAM_INIT_SRC) $(2) $(GEN)/soc_regs.h | deps
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,CC,$$@)$(RV_CC) $(FW_CFLAGS) -Ifirmware/hal/litedram -Ifirmware/hal/litedram/include \
+	  -I$(3)/software/include -DLITEDRAM_INIT=litedram_init_$(1) -c $$< -o $$@
+endef
+$(eval $(call LITEDRAM_INIT_RULE,board,$(LITEDRAM_HW),$(LITEDRAM_BUILD)/hw))
+$(eval $(call LITEDRAM_INIT_RULE,model,$(LITEDRAM_SIM),$(LITEDRAM_BUILD)/sim))
+$(call fw_obj,firmware/boot/ddr3_litedram.c): FW_CFLAGS += -Ifirmware/hal/litedram
+$(FW_BUILD)/bootrom_ddr3.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_litedram.c) \
+                              $(FW_BUILD)/obj/litedram_init_board.o $(FW_BUILD)/obj/litedram_init_model.o linker/rom.ld
+	$(BOOT_LD)
+	$(Q)$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)

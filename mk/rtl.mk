@@ -6,14 +6,14 @@ RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
             rtl/bus/soc_xbar.sv rtl/bus/ext_arbiter.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) rtl/soc/soc_top.sv
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
 # The external memory on its own (the simulator's Vext model).
-EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/mem/dcache.sv rtl/mem/sdram_ctrl.sv rtl/mem/ext_mem.sv
+EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/common/cdc_handshake.sv rtl/mem/dcache.sv \
+               rtl/mem/sdram_ctrl.sv rtl/mem/litedram_port.sv rtl/mem/litedram_cdc.sv rtl/mem/ext_mem.sv
 VLT_WAIVERS := rtl/lint_waivers.vlt
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and
-# with it outside (the simulator's); and the Arty's port on LiteDRAM, which
-# no configuration instantiates yet.
+# with it outside (the simulator's), and with the Arty's DDR3 (LiteDRAM's).
 lint: deps $(GEN)/soc_regs_pkg.sv
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GExternalMemory="1'b1"
-	verilator --lint-only -Wall $(VLT_WAIVERS) rtl/mem/litedram_port.sv --top-module litedram_port
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1"

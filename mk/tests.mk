@@ -44,9 +44,9 @@ TB_timer   := rtl/periph/timer/timer.sv
 TB_xbar    := rtl/bus/soc_xbar.sv
 TB_dcache  := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv
 TB_icache  := rtl/common/sdp_ram.sv rtl/mem/icache.sv rtl/bus/ext_arbiter.sv
-# The Arty's memory path: the data cache on LiteDRAM's generated controller
-# and DRAM model (mk/litedram.mk).
-TB_litedram := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv rtl/mem/litedram_port.sv $(LITEDRAM_SIM)
+# The Arty's memory path: the data cache and DRAMCTL on LiteDRAM's generated
+# controller and DRAM model (mk/litedram.mk).
+TB_litedram := $(EXT_MEM_RTL) rtl/periph/dramctl/dramctl.sv $(LITEDRAM_SIM)
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
 # The gate-level block RAM model against RTL: the memories and their
 # synth_ecp5 netlist (mk/board_sim.mk has the cell models).
@@ -78,7 +78,7 @@ $(SIM_TEST_BUILD)/%_test: tests/sim/%_test.cpp sim/%.cpp sim/%.h | deps
 
 unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 
-TEST_DEPS := sim $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
+TEST_DEPS := sim $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) $(ARTY_SIM_RTL) firmware isa-tests unit-tests llm-host ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp $(ULX3S_BIT) \
              $(BUILD)/boards/arty-35t/stat.json
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv

@@ -77,13 +77,14 @@ class ExtMemory {
     const auto *r = m_->rootp;
     return addressed() || r->ext_mem__DOT__u_dcache__DOT__state_q != kCacheIdle ||
            r->ext_mem__DOT__u_dcache__DOT__pf_state_q != 0 ||  // a prefetch waiting or reading
-           r->ext_mem__DOT__u_sdram__DOT__state_q != kCtrlIdle || r->ext_mem__DOT__u_sdram__DOT__rd_pipe_q ||
-           r->ext_mem__DOT__u_sdram__DOT__refresh_due_q || m_->rvalid_o;
+           r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__state_q != kCtrlIdle ||
+           r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__rd_pipe_q ||
+           r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__refresh_due_q || m_->rvalid_o;
   }
   bool awake(uint16_t now) const {
     // (settle_ counts down in evaluated cycles; a refresh falling due makes it busy.)
     return every_ || settle_ > 0 || addressed() ||
-           int16_t(uint16_t(now - m_->rootp->ext_mem__DOT__u_sdram__DOT__refresh_at_q)) >= 0;
+           int16_t(uint16_t(now - m_->rootp->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__refresh_at_q)) >= 0;
   }
 
   std::unique_ptr<Vext> m_;

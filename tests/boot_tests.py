@@ -140,6 +140,15 @@ def collect(build, run):
         return story_after_upload(*start_pty([board, "--uart-pty", "--max-cycles", "400000000"]), "llm_ulx3s.elf",
                                   kv="kv unicaim 32 digital", board=True)
 
+    @add("model-in-ddr3-upload-runs")
+    def _():
+        # The same program on the Arty's DDR3 build (its board simulator:
+        # the model image and the state in DDR3 behind LiteDRAM's controller,
+        # which the bootloader opened), as `make demo BOARD=arty` runs it.
+        board = os.path.join(build, "board_sim", "arty-rtl")
+        return story_after_upload(*start_pty([board, "--uart-pty", "--max-cycles", "600000000"]), "llm_ulx3s.elf",
+                                  kv="kv unicaim 32 digital", board=True)
+
     def refused(header_fields, data, want, then_good=True, answer=rb"ERR[^\n]*\n"):
         """Send a crafted upload; expect WANT (in the line ANSWER matches), no
         program start, and recovery."""
@@ -213,6 +222,27 @@ def collect(build, run):
             proc.wait()
         ok = line.startswith("RUN 0x40000000") and "running from external memory" in out
         return ok, f"{line!r} {out[-300:]!r}"
+
+    @add("arty-ddr3-program-runs")
+    def _():
+        # The Arty's DDR3 build on its board simulator (LiteDRAM's controller
+        # and DDR3 model, on a clock of its own): the bootloader opens the
+        # DDR3 through DRAMCTL ("DDR3 ok"), takes ext_code.elf into it and
+        # runs it from there through the caches.
+        board = os.path.join(build, "board_sim", "arty-rtl")
+        prog = os.path.join(build, "tests", "boot", "ext_code.elf")
+        proc, port = start_pty([board, "--uart-pty", "--max-cycles", "400000000"])
+        try:
+            banner = read_until(port, proc, rb"waiting", 60)
+            line = uartctl.upload(port, prog, announce=open(os.devnull, "w"))
+            out = read_until(port, proc, rb"running from external memory\r\n", 60)
+        except uartctl.UploadError as e:
+            line, out = f"upload failed: {e}", ""
+        finally:
+            proc.terminate()
+            proc.wait()
+        ok = "DDR3 ok" in banner and line.startswith("RUN 0x40000000") and "running from external memory" in out
+        return ok, f"{banner!r} {line!r} {out[-300:]!r}"
 
     @add("upload-past-external-memory-refused")
     def _():

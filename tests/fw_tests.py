@@ -128,7 +128,7 @@ def collect(build, run):
         import boot_tests
         import uartctl
         board = os.path.join(build, "board_sim", "ulx3s-rtl")
-        proc, port = boot_tests.start_pty([board, "--uart-pty", "--press-fire1", "--max-cycles", "3000000000"])
+        proc, port = boot_tests.start_pty([board, "--uart-pty", "--press-button", "--max-cycles", "3000000000"])
         try:
             line = uartctl.upload(port, os.path.join(fw, "selftest.elf"), announce=open(os.devnull, "w"))
         except uartctl.UploadError as e:

@@ -94,7 +94,13 @@ module ulx3s_top #(
     .sdram_dqm_o   (sdram_dqm),
     .sdram_dq_o    (sdram_dq_out),
     .sdram_dq_oe_o (sdram_dq_oe),
-    .sdram_dq_i    (sdram_d)
+    .sdram_dq_i    (sdram_d),
+    .dram_clk_i    (1'b0),         // no LiteDRAM (Litedram = 0)
+    .dram_rst_ni   (1'b0),
+    .dram_native_o (),
+    .dram_native_i ('0),
+    .dram_wb_o     (),
+    .dram_wb_i     ('0)
   );
 
   assign sdram_d = sdram_dq_oe ? sdram_dq_out : 16'bz;

@@ -10,7 +10,8 @@
      host: the image in blocks of 1024 bytes, each acknowledged with 'K'
                                        -> boot: "RUN <entry> ..." or "ERR <reason>"
    An image may go to RAM or to external memory (sysctl EXT_SIZE; code there
-   runs through the instruction cache, fence.i before the jump);
+   runs through the instruction cache, fence.i before the jump; LiteDRAM's
+   is opened first, "DDR3 ok", and left out after "DDR3 FAIL <reason>");
    a program in pieces sends each but the last with entry 0xFFFFFFFF, which
    is answered "LOADED <address> ..." and followed by the next upload.
    A bad header (misaligned, outside RAM, overlapping the bootloader's stack,
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "boot_upload.h"
+#include "ddr3.h"
 #include "icache.h"
 #include "soc_regs.h"
 #include "timer.h"
@@ -62,6 +64,9 @@ static void start(uint32_t entry) {
 void boot_main(void) {
   /* The time unit of every wait: a second on a board, a fifth of one in the
      simulator (whose clock runs about ten times slower than real time). */
+  uint32_t ext_bytes = SYSCTL_FEATURES & SYSCTL_FEATURES_EXT_MASK ? SYSCTL_EXT_SIZE : 0;
+  const dramctl_status_t dram = dramctl_present() ? boot_ddr3_init() : DRAMCTL_OK;
+  if (dram != DRAMCTL_OK) ext_bytes = 0;
   const boot_port_t port = {
       .get_byte = get_byte,
       .put_char = put_char,
@@ -71,9 +76,13 @@ void boot_main(void) {
       .ram_base = RAM_BASE,
       .ram_bytes = SYSCTL_RAM_SIZE,
       .ext_base = EXT_BASE,
-      .ext_bytes = SYSCTL_EXT_SIZE,
+      .ext_bytes = ext_bytes,
       .second = (SYSCTL_FEATURES & SYSCTL_FEATURES_SIM_MASK) ? SYSCTL_CLK_HZ / 5 : SYSCTL_CLK_HZ,
   };
+  if (dramctl_present()) {
+    boot_put_str(&port, dram == DRAMCTL_OK ? "\r\nDDR3 ok" : "\r\nDDR3 FAIL ");
+    if (dram != DRAMCTL_OK) boot_put_str(&port, dramctl_strerror(dram));
+  }
   boot_put_str(&port, "\r\nUCBOOT 1 ram ");
   boot_put_hex(&port, RAM_BASE);
   put_char('+');

@@ -16,6 +16,44 @@ package soc_bus_pkg;
     logic        err;
   } bus_rsp_t;
 
+  // LiteDRAM's ports (the Arty's DDR3, mk/litedram.mk), in its clock
+  // domain: the native user port (16-byte words, up to 256 MB) and the
+  // control bus (Wishbone, word addresses) with its initialisation flags.
+  localparam int unsigned DramAddrW = 24;
+
+  typedef struct packed {
+    logic                 cmd_valid;
+    logic                 cmd_we;
+    logic [DramAddrW-1:0] cmd_addr;
+    logic                 wdata_valid;
+    logic [127:0]         wdata;
+    logic [15:0]          wdata_we;
+    logic                 rdata_ready;
+  } dram_native_req_t;
+
+  typedef struct packed {
+    logic         cmd_ready;
+    logic         wdata_ready;
+    logic         rdata_valid;
+    logic [127:0] rdata;
+  } dram_native_rsp_t;
+
+  typedef struct packed {
+    logic        cyc;
+    logic        stb;
+    logic        we;
+    logic [29:0] adr;
+    logic [31:0] dat;
+  } dram_wb_req_t;
+
+  typedef struct packed {
+    logic        ack;
+    logic        err;
+    logic [31:0] dat;
+    logic        init_done;
+    logic        init_error;
+  } dram_wb_rsp_t;
+
   // $bits of the two types, for flat vectors with one slice per device
   // (Yosys 0.23 has no $bits of a type; tests/rtl/tb_xbar.sv checks these).
   localparam int unsigned BusReqW = 1 + 1 + 4 + 32 + 32;

@@ -1,5 +1,7 @@
 // External memory behind the bus's EXT region: the data cache in front of
-// the SDR SDRAM controller. soc_top instantiates it; the simulator can also
+// the SDR SDRAM controller, or with Litedram in front of LiteDRAM's native
+// user port (the Arty's DDR3), carried to the controller's clock (the
+// dram_* ports). soc_top instantiates it; the simulator can also
 // evaluate it as a model of its own beside the SoC (soc_top's
 // ExternalMemory), only in the cycles it can change: nothing in it moves
 // without a request, a refresh falling due (against now_i) or a transfer in
@@ -11,11 +13,14 @@ module ext_mem
   parameter int unsigned SdramCasLatency = 2,
   parameter int unsigned DcacheBytes     = 8192,
   parameter int unsigned DcacheLineBytes = 32,
+  parameter bit          Litedram        = 1'b0,
   localparam int unsigned AddrW          = $clog2(SdramBytes / 4)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
+  /* verilator lint_off UNUSEDSIGNAL */  // not with Litedram (its controller refreshes)
   input  logic [15:0]           now_i,          // free-running cycle count (refresh times)
+  /* verilator lint_on UNUSEDSIGNAL */
   input  soc_bus_pkg::bus_req_t req_i,          // the access being issued, unregistered (dcache)
   output soc_bus_pkg::bus_rsp_t rsp_o,
   output logic                  rvalid_o,
@@ -32,7 +37,14 @@ module ext_mem
   output logic [1:0]            sdram_dqm_o,
   output logic [15:0]           sdram_dq_o,
   output logic                  sdram_dq_oe_o,
-  input  logic [15:0]           sdram_dq_i
+  /* verilator lint_off UNUSEDSIGNAL */  // the SDRAM's without Litedram, the others with it
+  input  logic [15:0]           sdram_dq_i,
+
+  input  logic                  dram_clk_i,
+  input  logic                  dram_rst_ni,
+  output soc_bus_pkg::dram_native_req_t dram_native_o,
+  input  soc_bus_pkg::dram_native_rsp_t dram_native_i
+  /* verilator lint_on UNUSEDSIGNAL */
 );
 
   logic             cmd_valid, cmd_ready, cmd_we, wdata_ready, rdata_valid;
@@ -60,36 +72,113 @@ module ext_mem
     .rdata_valid_i  (rdata_valid)
   );
 
-  sdram_ctrl #(
-    .ClkHz      (ClkHz),
-    .CasLatency (SdramCasLatency),
-    .RowBits    (AddrW - 10),  // 512 columns of 16 bits, 4 banks
-    .ColBits    (9)
-  ) u_sdram (
-    .clk_i,
-    .rst_ni,
-    .now_i,
-    .cmd_valid_i    (cmd_valid),
-    .cmd_ready_o    (cmd_ready),
-    .cmd_we_i       (cmd_we),
-    .cmd_addr_i     (cmd_addr),
-    .cmd_words_m1_i (cmd_words_m1),
-    .wdata_i        (wdata),
-    .wbe_i          (wbe),
-    .wdata_ready_o  (wdata_ready),
-    .rdata_o        (rdata),
-    .rdata_valid_o  (rdata_valid),
-    .sdram_cke_o,
-    .sdram_cs_no,
-    .sdram_ras_no,
-    .sdram_cas_no,
-    .sdram_we_no,
-    .sdram_ba_o,
-    .sdram_a_o,
-    .sdram_dqm_o,
-    .sdram_dq_o,
-    .sdram_dq_oe_o,
-    .sdram_dq_i
-  );
+  if (Litedram) begin : g_litedram
+    localparam int unsigned NativeAddrW = AddrW - 2;
+    logic                   n_cmd_valid, n_cmd_ready, n_cmd_we, n_wdata_valid, n_wdata_ready;
+    logic                   n_rdata_valid, n_rdata_ready;
+    logic [NativeAddrW-1:0] n_cmd_addr, dram_cmd_addr;
+    logic [127:0]           n_wdata, n_rdata;
+    logic [15:0]            n_wdata_we;
+
+    litedram_port #(.AddrW(AddrW)) u_port (
+      .clk_i,
+      .rst_ni,
+      .cmd_valid_i          (cmd_valid),
+      .cmd_ready_o          (cmd_ready),
+      .cmd_we_i             (cmd_we),
+      .cmd_addr_i           (cmd_addr),
+      .cmd_words_m1_i       (cmd_words_m1),
+      .wdata_i              (wdata),
+      .wbe_i                (wbe),
+      .wdata_ready_o        (wdata_ready),
+      .rdata_o              (rdata),
+      .rdata_valid_o        (rdata_valid),
+      .native_cmd_valid_o   (n_cmd_valid),
+      .native_cmd_ready_i   (n_cmd_ready),
+      .native_cmd_we_o      (n_cmd_we),
+      .native_cmd_addr_o    (n_cmd_addr),
+      .native_wdata_valid_o (n_wdata_valid),
+      .native_wdata_ready_i (n_wdata_ready),
+      .native_wdata_o       (n_wdata),
+      .native_wdata_we_o    (n_wdata_we),
+      .native_rdata_valid_i (n_rdata_valid),
+      .native_rdata_ready_o (n_rdata_ready),
+      .native_rdata_i       (n_rdata)
+    );
+
+    litedram_cdc #(.AddrW(NativeAddrW)) u_cdc (
+      .clk_i,
+      .rst_ni,
+      .cmd_valid_i        (n_cmd_valid),
+      .cmd_ready_o        (n_cmd_ready),
+      .cmd_we_i           (n_cmd_we),
+      .cmd_addr_i         (n_cmd_addr),
+      .wdata_valid_i      (n_wdata_valid),
+      .wdata_ready_o      (n_wdata_ready),
+      .wdata_i            (n_wdata),
+      .wdata_we_i         (n_wdata_we),
+      .rdata_valid_o      (n_rdata_valid),
+      .rdata_ready_i      (n_rdata_ready),
+      .rdata_o            (n_rdata),
+      .dram_clk_i,
+      .dram_rst_ni,
+      .dram_cmd_valid_o   (dram_native_o.cmd_valid),
+      .dram_cmd_ready_i   (dram_native_i.cmd_ready),
+      .dram_cmd_we_o      (dram_native_o.cmd_we),
+      .dram_cmd_addr_o    (dram_cmd_addr),
+      .dram_wdata_valid_o (dram_native_o.wdata_valid),
+      .dram_wdata_ready_i (dram_native_i.wdata_ready),
+      .dram_wdata_o       (dram_native_o.wdata),
+      .dram_wdata_we_o    (dram_native_o.wdata_we),
+      .dram_rdata_valid_i (dram_native_i.rdata_valid),
+      .dram_rdata_ready_o (dram_native_o.rdata_ready),
+      .dram_rdata_i       (dram_native_i.rdata)
+    );
+    assign dram_native_o.cmd_addr = soc_bus_pkg::DramAddrW'(dram_cmd_addr);
+
+    assign sdram_cke_o   = 1'b0;
+    assign sdram_cs_no   = 1'b1;
+    assign sdram_ras_no  = 1'b1;
+    assign sdram_cas_no  = 1'b1;
+    assign sdram_we_no   = 1'b1;
+    assign sdram_ba_o    = '0;
+    assign sdram_a_o     = '0;
+    assign sdram_dqm_o   = '1;
+    assign sdram_dq_o    = '0;
+    assign sdram_dq_oe_o = 1'b0;
+  end else begin : g_sdram
+    sdram_ctrl #(
+      .ClkHz      (ClkHz),
+      .CasLatency (SdramCasLatency),
+      .RowBits    (AddrW - 10),  // 512 columns of 16 bits, 4 banks
+      .ColBits    (9)
+    ) u_sdram (
+      .clk_i,
+      .rst_ni,
+      .now_i,
+      .cmd_valid_i    (cmd_valid),
+      .cmd_ready_o    (cmd_ready),
+      .cmd_we_i       (cmd_we),
+      .cmd_addr_i     (cmd_addr),
+      .cmd_words_m1_i (cmd_words_m1),
+      .wdata_i        (wdata),
+      .wbe_i          (wbe),
+      .wdata_ready_o  (wdata_ready),
+      .rdata_o        (rdata),
+      .rdata_valid_o  (rdata_valid),
+      .sdram_cke_o,
+      .sdram_cs_no,
+      .sdram_ras_no,
+      .sdram_cas_no,
+      .sdram_we_no,
+      .sdram_ba_o,
+      .sdram_a_o,
+      .sdram_dqm_o,
+      .sdram_dq_o,
+      .sdram_dq_oe_o,
+      .sdram_dq_i
+    );
+    assign dram_native_o = '0;
+  end
 
 endmodule : ext_mem

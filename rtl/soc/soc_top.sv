@@ -14,6 +14,10 @@
 // every step).
 // ExternalMemory does the same with the cache and SDRAM controller (ext_mem)
 // on the ext_* ports; the sdram_* pins are then idle.
+// With Litedram the external memory is LiteDRAM's (the Arty's DDR3): the
+// data cache reaches its native user port, and the DRAMCTL peripheral its
+// control bus, on the dram_* ports in its clock domain (dram_clk_i); the
+// board wrapper or simulator instantiates the generated core there.
 module soc_top
 #(
   parameter int unsigned ClkHz    = 50_000_000,
@@ -40,7 +44,9 @@ module soc_top
   parameter int unsigned DcacheBytes = 8192,
   parameter int unsigned DcacheLineBytes = 32,
   parameter int unsigned IcacheBytes = 4096,
-  parameter bit          ExternalMemory = 1'b0
+  parameter bit          ExternalMemory = 1'b0,
+  parameter bit          Litedram    = 1'b0,
+  parameter bit          LitedramModel = 1'b0  // on LiteDRAM's simulation core (DRAMCTL STATUS.PHY_MODEL)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -84,13 +90,20 @@ module soc_top
   output logic [1:0]           sdram_dqm_o,
   output logic [15:0]          sdram_dq_o,
   output logic                 sdram_dq_oe_o,
-  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes
-  input  logic [15:0]          sdram_dq_i
+  /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes, and Litedram
+  input  logic [15:0]          sdram_dq_i,
+  // LiteDRAM's user port and control bus, used with Litedram.
+  input  logic                 dram_clk_i,     // its user_clk
+  input  logic                 dram_rst_ni,    // !user_rst
+  output soc_bus_pkg::dram_native_req_t dram_native_o,
+  input  soc_bus_pkg::dram_native_rsp_t dram_native_i,
+  output soc_bus_pkg::dram_wb_req_t     dram_wb_o,
+  input  soc_bus_pkg::dram_wb_rsp_t     dram_wb_i
   /* verilator lint_on UNUSEDSIGNAL */
 );
 
   // Peripheral windows in address order (see regmap.toml).
-  localparam int unsigned NumPeriph = 4;
+  localparam int unsigned NumPeriph = 5;
 
   logic [31:0] ibus_addr, ibus_rdata;
   logic        ibus_err, ibus_hold, ibus_valid;
@@ -114,7 +127,10 @@ module soc_top
   soc_bus_pkg::bus_req_t    ram_b_req;
   logic        ram_b_rd;
   soc_bus_pkg::bus_req_t uart_req, timer_req, gpio_req, sysctl_req;
-  soc_bus_pkg::bus_rsp_t uart_rsp, timer_rsp, gpio_rsp, sysctl_rsp;
+  /* verilator lint_off UNUSEDSIGNAL */  // only req without Litedram
+  soc_bus_pkg::bus_req_t dramctl_req;
+  /* verilator lint_on UNUSEDSIGNAL */
+  soc_bus_pkg::bus_rsp_t uart_rsp, timer_rsp, gpio_rsp, sysctl_rsp, dramctl_rsp;
   soc_bus_pkg::bus_req_t array_req, array_req_next;
   soc_bus_pkg::bus_rsp_t array_rsp;
   logic        timer_irq, ext_irq, uart_irq, gpio_irq, ucm_irq;
@@ -175,8 +191,8 @@ module soc_top
     .ram_b_req_o   (ram_b_req),
     .ram_b_rd_o    (ram_b_rd),
     .ram_b_rdata_i (ram_b_rdata),
-    .periph_req_o  ({sysctl_req, gpio_req, timer_req, uart_req}),
-    .periph_rsp_i  ({sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp}),
+    .periph_req_o  ({dramctl_req, sysctl_req, gpio_req, timer_req, uart_req}),
+    .periph_rsp_i  ({dramctl_rsp, sysctl_rsp, gpio_rsp, timer_rsp, uart_rsp}),
     .array_req_o   (array_req),
     .array_req_next_o (array_req_next),
     .array_rsp_i   (array_rsp),
@@ -270,7 +286,7 @@ module soc_top
     .RomBytes (RomBytes),
     .ExtBytes (SdramBytes),
     .DcacheLineBytes (SdramBytes != 0 ? DcacheLineBytes : 0),
-    .Features ({29'b0, SdramBytes != 0, UcmBanks != 0, Sim})
+    .Features ({28'b0, SdramBytes != 0 && Litedram, SdramBytes != 0, UcmBanks != 0, Sim})
   ) u_sysctl (
     .clk_i,
     .rst_ni,
@@ -285,6 +301,23 @@ module soc_top
     .exit_valid_o,
     .exit_code_o
   );
+
+  if (SdramBytes != 0 && Litedram && !ExternalMemory) begin : g_dramctl
+    dramctl #(.PhyModel(LitedramModel)) u_dramctl (
+      .clk_i,
+      .rst_ni,
+      .req_i (dramctl_req),
+      .rsp_o (dramctl_rsp),
+      .dram_clk_i,
+      .dram_rst_ni,
+      .dram_wb_o,
+      .dram_wb_i
+    );
+  end else begin : g_no_dramctl
+    // Every access to the window is an error.
+    assign dramctl_rsp = {32'b0, dramctl_req.req};  // rdata, err
+    assign dram_wb_o   = '0;
+  end
 
   assign array_req_o = array_req_next;
   if (UcmBanks != 0 && !ExternalArray) begin : g_array
@@ -373,7 +406,8 @@ module soc_top
       .SdramBytes      (SdramBytes),
       .SdramCasLatency (SdramCasLatency),
       .DcacheBytes     (DcacheBytes),
-      .DcacheLineBytes (DcacheLineBytes)
+      .DcacheLineBytes (DcacheLineBytes),
+      .Litedram        (Litedram)
     ) u_ext_mem (
       .clk_i,
       .rst_ni,
@@ -393,9 +427,14 @@ module soc_top
       .sdram_dqm_o,
       .sdram_dq_o,
       .sdram_dq_oe_o,
-      .sdram_dq_i
+      .sdram_dq_i,
+      .dram_clk_i,
+      .dram_rst_ni,
+      .dram_native_o,
+      .dram_native_i
     );
   end else begin : g_no_sdram_mem
+    assign dram_native_o = '0;
     if (SdramBytes != 0) begin : g_external_memory
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin

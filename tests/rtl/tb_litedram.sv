@@ -1,13 +1,17 @@
-// Unit test of the Arty's memory path: the data cache and litedram_port in
-// front of LiteDRAM's generated controller with its DRAM model
-// (build/litedram/sim, mk/litedram.mk). The user port opens only once
-// init_done is set over wb_ctrl, as the firmware will after the DDR3's
-// initialisation; until then a miss must wait. Then every word of 48 lines
-// spread over the whole 256 MB (different banks and rows) is written, a
-// seeded random mix of loads and stores of any byte mask runs over them
-// (six times the cache's lines, so lines are written back and filled all
-// the time), each line is flushed (written back and dropped), and every
-// word is read back from the DRAM. Every load is checked against a model.
+// Unit test of the Arty's memory path as soc_top builds it: ext_mem with
+// Litedram (the data cache, litedram_port and the crossing to the
+// controller's clock) and the DRAMCTL peripheral, in front of LiteDRAM's
+// generated controller with its DRAM model (build/litedram/sim,
+// mk/litedram.mk), the SoC and the controller on clocks of unrelated
+// periods. DRAMCTL's misuses are refused; the user port opens only once
+// init_done is set through DRAMCTL, as the firmware does after the DDR3's
+// initialisation, and until then a miss must wait. Then every word of 48
+// lines spread over the whole 256 MB (different banks and rows) is
+// written, a seeded random mix of loads and stores of any byte mask runs
+// over them (six times the cache's lines, so lines are written back and
+// filled all the time), each line is flushed (written back and dropped),
+// and every word is read back from the DRAM. Every load is checked against
+// a model.
 `timescale 1ns/1ps
 module tb_litedram;
   import soc_bus_pkg::*;
@@ -15,68 +19,81 @@ module tb_litedram;
 
   localparam int unsigned SizeBytes = 256, LineBytes = 32, AddrW = 26;
   localparam int unsigned LineWords = LineBytes / 4, NumLines = 48;
-  logic clk = 0, rst_n = 0;
-  bus_req_t req = '0;
-  bus_rsp_t rsp;
+  logic clk = 0, rst_n = 0, dram_clk = 0;
+  bus_req_t req = '0, ctl_req = '0;
+  bus_rsp_t rsp, ctl_rsp;
   logic rvalid;
   logic [31:0] hits, misses;
-  logic cmd_valid, cmd_ready, cmd_we, wdata_ready, rdata_valid;
-  logic [AddrW-1:0] cmd_addr;
-  logic [3:0] cmd_words_m1, wbe;
-  logic [31:0] wdata, rdata;
-  logic n_cmd_valid, n_cmd_ready, n_cmd_we, n_wdata_valid, n_wdata_ready, n_rdata_valid, n_rdata_ready;
-  logic [AddrW-3:0] n_cmd_addr;
-  logic [127:0] n_wdata, n_rdata;
-  logic [15:0] n_wdata_we;
-  logic init_done, init_error, user_clk, user_rst;
-  logic wb_cyc = 0, wb_stb = 0, wb_we = 0, wb_ack, wb_err;
-  logic [29:0] wb_adr = '0;
-  logic [31:0] wb_dat_w = '0, wb_dat_r;
+  dram_native_req_t native_req;
+  dram_native_rsp_t native_rsp;
+  dram_wb_req_t wb_req;
+  dram_wb_rsp_t wb_rsp;
+  logic user_clk, user_rst;
 
-  always #5 clk = ~clk;
+  always #6.5 clk = ~clk;       // the SoC: 13 ns
+  always #2.5 dram_clk = ~dram_clk;  // the controller: 5 ns
 
-  dcache #(.SizeBytes(SizeBytes), .LineBytes(LineBytes), .AddrW(AddrW)) u_dcache (
-    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .rsp_o(rsp), .rvalid_o(rvalid),
+  ext_mem #(
+    .SdramBytes (1 << (AddrW + 2)), .DcacheBytes (SizeBytes), .DcacheLineBytes (LineBytes), .Litedram (1'b1)
+  ) u_ext_mem (
+    .clk_i(clk), .rst_ni(rst_n), .now_i('0), .req_i(req), .rsp_o(rsp), .rvalid_o(rvalid),
     .hits_o(hits), .misses_o(misses),
-    .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_we_o(cmd_we), .cmd_addr_o(cmd_addr),
-    .cmd_words_m1_o(cmd_words_m1), .wdata_o(wdata), .wbe_o(wbe), .wdata_ready_i(wdata_ready),
-    .rdata_i(rdata), .rdata_valid_i(rdata_valid)
+    .sdram_cke_o(), .sdram_cs_no(), .sdram_ras_no(), .sdram_cas_no(), .sdram_we_no(), .sdram_ba_o(),
+    .sdram_a_o(), .sdram_dqm_o(), .sdram_dq_o(), .sdram_dq_oe_o(), .sdram_dq_i('0),
+    .dram_clk_i(user_clk), .dram_rst_ni(!user_rst), .dram_native_o(native_req), .dram_native_i(native_rsp)
   );
-  litedram_port #(.AddrW(AddrW)) u_port (
-    .clk_i(clk), .rst_ni(rst_n),
-    .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_we_i(cmd_we), .cmd_addr_i(cmd_addr),
-    .cmd_words_m1_i(cmd_words_m1), .wdata_i(wdata), .wbe_i(wbe), .wdata_ready_o(wdata_ready),
-    .rdata_o(rdata), .rdata_valid_o(rdata_valid),
-    .native_cmd_valid_o(n_cmd_valid), .native_cmd_ready_i(n_cmd_ready), .native_cmd_we_o(n_cmd_we),
-    .native_cmd_addr_o(n_cmd_addr), .native_wdata_valid_o(n_wdata_valid), .native_wdata_ready_i(n_wdata_ready),
-    .native_wdata_o(n_wdata), .native_wdata_we_o(n_wdata_we), .native_rdata_valid_i(n_rdata_valid),
-    .native_rdata_ready_o(n_rdata_ready), .native_rdata_i(n_rdata)
+  dramctl u_dramctl (
+    .clk_i(clk), .rst_ni(rst_n), .req_i(ctl_req), .rsp_o(ctl_rsp),
+    .dram_clk_i(user_clk), .dram_rst_ni(!user_rst), .dram_wb_o(wb_req), .dram_wb_i(wb_rsp)
   );
   litedram_sim u_dram (
-    .clk(clk), .init_done(init_done), .init_error(init_error), .sim_trace(1'b0),
+    .clk(dram_clk), .init_done(wb_rsp.init_done), .init_error(wb_rsp.init_error), .sim_trace(1'b0),
     .user_clk(user_clk), .user_rst(user_rst),
-    .user_port_native_0_cmd_addr(n_cmd_addr), .user_port_native_0_cmd_ready(n_cmd_ready),
-    .user_port_native_0_cmd_valid(n_cmd_valid), .user_port_native_0_cmd_we(n_cmd_we),
-    .user_port_native_0_rdata_data(n_rdata), .user_port_native_0_rdata_ready(n_rdata_ready),
-    .user_port_native_0_rdata_valid(n_rdata_valid), .user_port_native_0_wdata_data(n_wdata),
-    .user_port_native_0_wdata_ready(n_wdata_ready), .user_port_native_0_wdata_valid(n_wdata_valid),
-    .user_port_native_0_wdata_we(n_wdata_we),
-    .wb_ctrl_ack(wb_ack), .wb_ctrl_adr(wb_adr), .wb_ctrl_bte(2'b0), .wb_ctrl_cti(3'b0), .wb_ctrl_cyc(wb_cyc),
-    .wb_ctrl_dat_r(wb_dat_r), .wb_ctrl_dat_w(wb_dat_w), .wb_ctrl_err(wb_err), .wb_ctrl_sel(4'hF),
-    .wb_ctrl_stb(wb_stb), .wb_ctrl_we(wb_we)
+    .user_port_native_0_cmd_addr(native_req.cmd_addr), .user_port_native_0_cmd_ready(native_rsp.cmd_ready),
+    .user_port_native_0_cmd_valid(native_req.cmd_valid), .user_port_native_0_cmd_we(native_req.cmd_we),
+    .user_port_native_0_rdata_data(native_rsp.rdata), .user_port_native_0_rdata_ready(native_req.rdata_ready),
+    .user_port_native_0_rdata_valid(native_rsp.rdata_valid), .user_port_native_0_wdata_data(native_req.wdata),
+    .user_port_native_0_wdata_ready(native_rsp.wdata_ready), .user_port_native_0_wdata_valid(native_req.wdata_valid),
+    .user_port_native_0_wdata_we(native_req.wdata_we),
+    .wb_ctrl_ack(wb_rsp.ack), .wb_ctrl_adr(wb_req.adr), .wb_ctrl_bte(2'b0), .wb_ctrl_cti(3'b0), .wb_ctrl_cyc(wb_req.cyc),
+    .wb_ctrl_dat_r(wb_rsp.dat), .wb_ctrl_dat_w(wb_req.dat), .wb_ctrl_err(wb_rsp.err), .wb_ctrl_sel(4'hF),
+    .wb_ctrl_stb(wb_req.stb), .wb_ctrl_we(wb_req.we)
   );
 
-  // A Wishbone write to the core's CSRs (byte address; init_done is at 0).
-  task automatic wb_write(input logic [31:0] addr, input logic [31:0] data);
-    int unsigned waited = 0;
+  // A DRAMCTL register access as the bus hands it over: the registered
+  // request for one cycle, answered in it.
+  task automatic ctl(input logic we, input logic [11:0] offset, input logic [31:0] data,
+                     output logic [31:0] got, output logic err);
+    ctl_req = '{req: 1'b1, we: we, be: 4'hF, addr: 32'(offset), wdata: data};
+    #1;
+    got = ctl_rsp.rdata;
+    err = ctl_rsp.err;
     @(negedge clk);
-    {wb_cyc, wb_stb, wb_we, wb_adr, wb_dat_w} = {3'b111, addr[31:2], data};
+    ctl_req = '0;
+  endtask
+  // A LiteDRAM CSR access through DRAMCTL: ADDR, DATA, CMD, then STATUS
+  // until BUSY falls.
+  task automatic csr_access(input logic we, input logic [31:0] addr, inout logic [31:0] data);
+    logic [31:0] got;
+    logic err;
+    int unsigned polls = 0;
+    ctl(1'b1, soc_regs_pkg::DRAMCTL_ADDR_OFFSET, addr, got, err);
+    tb_check(!err, "DRAMCTL ADDR written");
+    if (we) ctl(1'b1, soc_regs_pkg::DRAMCTL_DATA_OFFSET, data, got, err);
+    ctl(1'b1, soc_regs_pkg::DRAMCTL_CMD_OFFSET, 32'(we), got, err);
+    tb_check(!err, "DRAMCTL CMD accepted");
+    ctl(1'b1, soc_regs_pkg::DRAMCTL_CMD_OFFSET, 32'(we), got, err);
+    tb_check(err, "DRAMCTL CMD refused while BUSY");
+    ctl(1'b1, soc_regs_pkg::DRAMCTL_DATA_OFFSET, 32'h0, got, err);
+    tb_check(err, "DRAMCTL DATA refused while BUSY");
     do begin
-      @(negedge clk);
-      waited++;
-    end while (!wb_ack && waited < 100);
-    tb_check(wb_ack, $sformatf("wb_ctrl write of %08x never acknowledged", addr));
-    {wb_cyc, wb_stb, wb_we} = 3'b000;
+      ctl(1'b0, soc_regs_pkg::DRAMCTL_STATUS_OFFSET, '0, got, err);
+      polls++;
+    end while (got[0] && polls < 100);
+    tb_check(!got[0] && !got[1], $sformatf("CSR access at %08x finished without error (status %08x)", addr, got));
+    ctl(1'b0, soc_regs_pkg::DRAMCTL_DATA_OFFSET, '0, got, err);
+    if (we) tb_check(got == data, $sformatf("DATA keeps the value written (%08x, not %08x)", data, got));
+    else data = got;
   endtask
 
   // An access the way the core makes it: the request for one cycle, then
@@ -121,17 +138,37 @@ module tb_litedram;
   endtask
 
   initial begin
-    logic [31:0] unused;
+    logic [31:0] unused, status, csr_data;
+    logic err;
     bit answered;
     int unsigned word;
     for (int i = 0; i < NumLines; i++) line_word[i] = ($urandom % (1 << AddrW)) & ~(LineWords - 1);
     repeat (4) @(negedge clk);
     rst_n = 1;
+    while (user_rst) @(negedge clk);
+    // Misuses of DRAMCTL are refused.
+    ctl(1'b1, soc_regs_pkg::DRAMCTL_STATUS_OFFSET, '0, unused, err);
+    tb_check(err, "a write to DRAMCTL STATUS is refused");
+    ctl(1'b0, soc_regs_pkg::DRAMCTL_CMD_OFFSET, '0, unused, err);
+    tb_check(err, "a read of DRAMCTL CMD is refused");
+    ctl(1'b0, 12'h40, '0, unused, err);
+    tb_check(err, "an access outside DRAMCTL's registers is refused");
     // The user port is closed until init_done: a store that misses waits.
     access(1'b1, line_word[0], 4'hF, 32'h1, 300, unused, answered);
-    tb_check(!answered && !init_done, "the user port is closed before init_done");
-    wb_write(32'h0, 32'h1);
-    tb_check(init_done && !init_error, "init_done set over wb_ctrl");
+    ctl(1'b0, soc_regs_pkg::DRAMCTL_STATUS_OFFSET, '0, status, err);
+    tb_check(!answered && !status[2], "the user port is closed before init_done");
+    // A CSR round trip (the DFII's control register, hardware control
+    // after reset), then init_done.
+    csr_data = '0;
+    csr_access(1'b0, 32'h800, csr_data);
+    tb_check(csr_data != 0, $sformatf("DFII control read back as %08x", csr_data));
+    csr_data = 32'h1;
+    csr_access(1'b1, 32'h0, csr_data);
+    csr_data = '0;
+    csr_access(1'b0, 32'h0, csr_data);
+    tb_check(csr_data == 32'h1, $sformatf("init_done reads back as %08x", csr_data));
+    ctl(1'b0, soc_regs_pkg::DRAMCTL_STATUS_OFFSET, '0, status, err);
+    tb_check(status[3:2] == 2'b01, $sformatf("STATUS shows init_done (%08x)", status));
     while (!rvalid) @(negedge clk);  // the waiting store goes through
     model[line_word[0]] = 32'h1;
     @(negedge clk);

@@ -1,0 +1,73 @@
+// The Arty A7 with its DDR3, for the board simulator (arty-rtl,
+// board_main.cpp with BOARD_ARTY): the SoC as the Arty's DDR3 build
+// configures it (soc_top with Litedram; boards/arty/arty_top.sv adds the
+// MMCM and LiteDRAM's core for the board) on LiteDRAM's simulation core
+// from the same generator and settings (build/litedram/sim: the
+// controller and its CSRs as on the board, with LiteDRAM's model of the
+// PHY and the DDR3 in place of both). The harness drives both clocks: the
+// SoC's and the controller's (LiteDRAM's user_clk is its input clock here).
+module arty_board #(
+  parameter int unsigned ClkMhz      = 50,
+  parameter int unsigned Baud        = 115_200,
+  parameter int unsigned RamBytes    = 131072,
+  parameter              RamInit     = "",
+  parameter              RomInit     = "",
+  parameter int unsigned UcmBanks    = 0,
+  parameter int unsigned UcmSlots    = 128,
+  parameter int unsigned UcmDim      = 8,
+  parameter int unsigned UcmLanes    = 2,
+  parameter int unsigned UcmCellBits = 3,
+  parameter int unsigned UcmQBits    = 8,
+  parameter int unsigned UcmAdcBits  = 10,
+  parameter int unsigned UcmAdcCount = 64,
+  parameter int unsigned SdramBytes  = 256 * 1024 * 1024
+) (
+  input  logic       clk,
+  input  logic       dram_clk,
+  input  logic       uart_txd_in,
+  output logic       uart_rxd_out,
+  output logic [3:0] led,
+  input  logic       btn0
+);
+  logic        rst_n, user_clk, user_rst;
+  logic [7:0]  gpio_out;
+  soc_bus_pkg::dram_native_req_t native_req;
+  soc_bus_pkg::dram_native_rsp_t native_rsp;
+  soc_bus_pkg::dram_wb_req_t     wb_req;
+  soc_bus_pkg::dram_wb_rsp_t     wb_rsp;
+
+  por_reset u_por (.clk_i(clk), .locked_i(!user_rst), .rst_no(rst_n));  // after the controller's reset
+
+  soc_top #(
+    .ClkHz (ClkMhz * 1_000_000), .Baud (Baud), .RamBytes (RamBytes), .RomBytes (16384),
+    .RamInit (RamInit), .RomInit (RomInit), .Sim (1'b0),
+    .UcmBanks (UcmBanks), .UcmSlots (UcmSlots), .UcmDim (UcmDim), .UcmLanes (UcmLanes),
+    .UcmCellBits (UcmCellBits), .UcmQBits (UcmQBits), .UcmAdcBits (UcmAdcBits), .UcmAdcCount (UcmAdcCount),
+    .SdramBytes (SdramBytes), .Litedram (1'b1), .LitedramModel (1'b1)
+  ) u_soc (
+    .clk_i (clk), .rst_ni (rst_n), .boot_addr_i (soc_regs_pkg::ROM_BASE), .tohost_addr_i (32'h0),
+    .uart_rx_i (uart_txd_in), .uart_tx_o (uart_rxd_out), .uart_rts_no (),
+    .gpio_i ({7'b0, btn0}), .gpio_o (gpio_out), .exit_valid_o (), .exit_code_o (),
+    .array_req_o (), .array_rsp_i ('0), .array_irq_i (1'b0),
+    .ext_req_o (), .ext_now_o (), .ext_rsp_i ('0), .ext_rvalid_i (1'b0), .dcache_hits_i ('0), .dcache_misses_i ('0),
+    .sdram_cke_o (), .sdram_cs_no (), .sdram_ras_no (), .sdram_cas_no (), .sdram_we_no (), .sdram_ba_o (),
+    .sdram_a_o (), .sdram_dqm_o (), .sdram_dq_o (), .sdram_dq_oe_o (), .sdram_dq_i ('0),
+    .dram_clk_i (user_clk), .dram_rst_ni (!user_rst), .dram_native_o (native_req), .dram_native_i (native_rsp),
+    .dram_wb_o (wb_req), .dram_wb_i (wb_rsp)
+  );
+  assign led = gpio_out[3:0];
+
+  litedram_sim u_dram (
+    .clk (dram_clk), .init_done (wb_rsp.init_done), .init_error (wb_rsp.init_error), .sim_trace (1'b0),
+    .user_clk, .user_rst,
+    .user_port_native_0_cmd_addr (native_req.cmd_addr), .user_port_native_0_cmd_ready (native_rsp.cmd_ready),
+    .user_port_native_0_cmd_valid (native_req.cmd_valid), .user_port_native_0_cmd_we (native_req.cmd_we),
+    .user_port_native_0_rdata_data (native_rsp.rdata), .user_port_native_0_rdata_ready (native_req.rdata_ready),
+    .user_port_native_0_rdata_valid (native_rsp.rdata_valid), .user_port_native_0_wdata_data (native_req.wdata),
+    .user_port_native_0_wdata_ready (native_rsp.wdata_ready), .user_port_native_0_wdata_valid (native_req.wdata_valid),
+    .user_port_native_0_wdata_we (native_req.wdata_we),
+    .wb_ctrl_ack (wb_rsp.ack), .wb_ctrl_adr (wb_req.adr), .wb_ctrl_bte (2'b0), .wb_ctrl_cti (3'b0),
+    .wb_ctrl_cyc (wb_req.cyc), .wb_ctrl_dat_r (wb_rsp.dat), .wb_ctrl_dat_w (wb_req.dat), .wb_ctrl_err (wb_rsp.err),
+    .wb_ctrl_sel (4'hF), .wb_ctrl_stb (wb_req.stb), .wb_ctrl_we (wb_req.we)
+  );
+endmodule : arty_board

@@ -1,0 +1,174 @@
+// A board in simulation, on its pins; the harness is the board.
+//  - ULX3S: ulx3s_top at RTL (ulx3s-rtl, through ulx3s_board.sv) or Yosys
+//    synth_ecp5's netlist of it written back as Verilog with Yosys's ECP5
+//    cell models and ecp5_models.v (ulx3s-gl): the 25 MHz oscillator (the
+//    PLL model passes it through as the system clock), the FTDI UART, the
+//    FIRE1 button and the SDRAM chip (sim/sdram_model.h, which checks every
+//    timing rule).
+//  - Arty A7 with DDR3 (arty-rtl, BOARD_ARTY: arty_board.sv): the SoC's
+//    clock and, at twice its rate, the clock of LiteDRAM's simulation core
+//    (its controller, with a model of the PHY and the DDR3 in place of
+//    both), the FTDI UART and BTN0.
+// The UART has no flow control, as on the boards; the button is held down
+// with --press-button, else not pressed. RAM and ROM hold what the
+// bitstream's do.
+//   ulx3s-rtl|ulx3s-gl|arty-rtl [--uart-pty] [--press-button] [--max-cycles N]
+// The UART is on stdin/stdout or on a pseudo-terminal whose path is printed
+// ("UART on PATH"), as with unicaim-sim. The board has no way to end a run:
+// it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3;
+// ULX3S),
+// or at SIGTERM (status 0), printing the cycles it simulated.
+#include <chrono>
+#include <cinttypes>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "Vboard.h"
+#include "host_port.h"
+#include "uart_model.h"
+#include "verilated.h"
+#ifndef BOARD_ARTY
+#include "sdram_model.h"
+#endif
+
+#if !defined(BOARD_CLK_HZ) || !defined(BOARD_BAUD) || !defined(BOARD_SIM_NAME)
+#error "BOARD_CLK_HZ and BOARD_BAUD must match the model's ClkMhz and Baud; BOARD_SIM_NAME names the program"
+#endif
+
+namespace {
+
+constexpr int kExitUsage = 2, kExitSdram = 3, kExitTimeout = 124;
+volatile std::sig_atomic_t g_stop = 0;
+
+[[noreturn]] void fail(const std::string &msg) {
+  std::fprintf(stderr, "%s: %s\n", BOARD_SIM_NAME, msg.c_str());
+  std::exit(kExitUsage);
+}
+
+#ifdef BOARD_ARTY
+// The board's clocks, its UART pins and its button.
+class Board {
+ public:
+  explicit Board(Vboard *top, bool press_button) : top_(top) {
+    top_->uart_txd_in = 1;
+    top_->btn0 = press_button;
+    top_->clk = 0;
+    top_->dram_clk = 0;
+    top_->eval();
+  }
+  // One cycle of the SoC's clock, two of LiteDRAM's; false to stop.
+  bool cycle(uint64_t) {
+    for (int phase = 0; phase < 4; phase++) {
+      top_->dram_clk = !(phase & 1);
+      top_->clk = phase < 2;
+      top_->eval();
+    }
+    return true;
+  }
+  uint8_t uart_tx() const { return top_->uart_rxd_out; }
+  void uart_rx(uint8_t level) { top_->uart_txd_in = level; }
+
+ private:
+  Vboard *top_;
+};
+#else
+constexpr uint32_t kSdramBytes = 32u << 20;
+
+// The oscillator, the UART pins, the button and the SDRAM chip.
+class Board {
+ public:
+  explicit Board(Vboard *top, bool press_button) : top_(top), sdram_(kSdramBytes, double(BOARD_CLK_HZ)) {
+    top_->ftdi_txd = 1;
+    top_->btn_fire1 = press_button;
+    top_->sdram_d = 0;
+    top_->clk_25mhz = 0;
+    top_->eval();
+  }
+  // One clock cycle; false at a broken SDRAM rule.
+  bool cycle(uint64_t cycle) {
+    // The pins carry what the controller drives, else what the chip does.
+    top_->sdram_d = uint16_t((top_->sdram_d_oe & top_->sdram_d_out) | (~top_->sdram_d_oe & sdram_.dq_for(cycle)));
+    top_->clk_25mhz = 1;
+    top_->eval();
+    const SdramPins pins{bool(top_->sdram_cke), bool(top_->sdram_csn), bool(top_->sdram_rasn), bool(top_->sdram_casn),
+                         bool(top_->sdram_wen),  top_->sdram_ba,         top_->sdram_a,           top_->sdram_dqm,
+                         uint16_t(top_->sdram_d_out), top_->sdram_d_oe != 0};
+    if (!sdram_.clock(cycle, pins)) {
+      std::fprintf(stderr, "%s: %s\n", BOARD_SIM_NAME, sdram_.error().c_str());
+      return false;
+    }
+    top_->clk_25mhz = 0;
+    top_->eval();
+    return true;
+  }
+  uint8_t uart_tx() const { return top_->ftdi_rxd; }
+  void uart_rx(uint8_t level) { top_->ftdi_txd = level; }
+
+ private:
+  Vboard *top_;
+  SdramModel sdram_;
+};
+#endif
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  bool pty = false, press_button = false;
+  uint64_t max_cycles = 0;
+  for (int i = 1; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a == "--uart-pty") {
+      pty = true;
+    } else if (a == "--press-button") {
+      press_button = true;
+    } else if (a == "--max-cycles" && i + 1 < argc) {
+      char *end = nullptr;
+      max_cycles = std::strtoull(argv[++i], &end, 0);
+      if (!*argv[i] || *end) fail(std::string("--max-cycles takes a number, not '") + argv[i] + "'");
+    } else if (a.rfind("+verilator", 0) != 0) {
+      fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--press-button] [--max-cycles N])");
+    }
+  }
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  auto top = std::make_unique<Vboard>(ctx.get());
+  HostPort host;
+  if (pty && !host.open_pty(BOARD_SIM_NAME)) fail("cannot create a pseudo-terminal");
+  UartModel uart(BOARD_CLK_HZ / BOARD_BAUD);
+  Board board(top.get(), press_button);
+
+  std::signal(SIGTERM, [](int) { g_stop = 1; });
+  const auto start = std::chrono::steady_clock::now();
+  int status = kExitTimeout;
+  uint64_t cycle = 0;
+  for (; !max_cycles || cycle < max_cycles; cycle++) {
+    if (g_stop) {
+      status = 0;
+      break;
+    }
+    if (!board.cycle(cycle)) {
+      status = kExitSdram;
+      break;
+    }
+    bool got;
+    uint8_t byte;
+    board.uart_rx(uart.tick(board.uart_tx(), true, &got, &byte));
+    if (got) host.put(byte);
+    if ((cycle & 255) == 0 && uart.queued() < 16) {
+      uint8_t chunk[16];
+      const size_t n = host.poll_bytes(chunk, sizeof chunk - uart.queued());
+      for (size_t i = 0; i < n; i++) uart.send(chunk[i]);
+    }
+  }
+  top->final();
+  host.drain();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::fprintf(stderr, "BOARD cycles=%" PRIu64 " wall_s=%.1f hz=%.0f status=%d\n", cycle, wall,
+               wall > 0 ? cycle / wall : 0.0, status);
+  return status;
+}
