@@ -52,7 +52,7 @@ ARTY_SIM_RTL   := $(BOARD_SIM_BUILD)/arty-rtl
 ARTY_DDR3      := $(BUILD)/boards/arty-100t-ddr3
 ARTY_SIM_BAUD  := 3125000
 ARTY_SIM_PARAMS := ClkMhz=50 RamBytes=$(call arty_ram,100t-ddr3) $(UCM_BOARD_SOC_PARAMS)
-$(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv $(BOARD_SIM_DEPS) $(ARTY_DDR3)/ram.hex \
+$(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv sim/board/litedram_model.sv $(BOARD_SIM_DEPS) $(ARTY_DDR3)/ram.hex \
                  $(ARTY_DDR3)/rom.hex $(GEN)/ucm_arrays.mk mk/board_sim.mk | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,VERILATE,$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
@@ -62,7 +62,8 @@ $(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv $(BOARD_SIM_
 	  -CFLAGS "-std=c++17 -DBOARD_ARTY -DBOARD_CLK_HZ=50000000 -DBOARD_BAUD=$(ARTY_SIM_BAUD) \
 	  -DBOARD_SIM_NAME='\"arty-rtl\"' -I$(abspath sim)" \
 	  -MAKEFLAGS "$(SIM_OPT)" -Mdir $@.obj -o $(abspath $@) \
-	  $(RTL_ALL) $(abspath $(LITEDRAM_SIM) sim/board/arty_board.sv sim/board/board_main.cpp sim/uart_model.cpp) \
+	  $(RTL_ALL) $(abspath $(LITEDRAM_SIM) sim/board/litedram_model.sv sim/board/arty_board.sv sim/board/board_main.cpp \
+	  sim/uart_model.cpp) \
 	  $(call to_log,$@.log)
 
 .PHONY: board-sim

@@ -7,7 +7,7 @@ RV_OBJDUMP := $(RV_PREFIX)objdump
 # Compile for rv32im_zicsr; link as rv32im, the picolibc multilib it matches.
 FW_ARCH    := -march=rv32im_zicsr -mabi=ilp32
 FW_CFLAGS  := $(FW_ARCH) --specs=picolibc.specs -std=c11 -O2 -g -Wall -Wextra -Werror \
-              -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/lib \
+              -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/hal/litedram -Ifirmware/lib \
               $(addprefix -I,$(wildcard firmware/lib/*/))
 # UCX_DOT=0: the packed dot products in C (llm_dot.h), for a core without
 # them; make clean first, objects do not track it.
@@ -21,7 +21,8 @@ FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles \
               -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 FW_APPS    := $(notdir $(wildcard firmware/apps/*))
 FW_TESTS   := $(notdir $(wildcard tests/firmware/*))
-FW_COMMON  := $(wildcard firmware/crt/*.S firmware/hal/*.c firmware/lib/*.c firmware/lib/*/*.c)
+FW_COMMON  := $(wildcard firmware/crt/*.S firmware/hal/*.c firmware/lib/*.c firmware/lib/*/*.c) \
+              firmware/hal/litedram/read_leveling.c
 FW_ELFS    := $(FW_APPS:%=$(FW_BUILD)/%.elf) $(FW_TESTS:%=$(FW_BUILD)/test_%.elf)
 
 fw_obj = $(patsubst %,$(FW_BUILD)/obj/%.o,$(basename $(1)))
@@ -85,13 +86,13 @@ LITEDRAM_INIT_SRC := firmware/hal/litedram/litedram_init.c
 define LITEDRAM_INIT_RULE
 $(FW_BUILD)/obj/litedram_init_$(1).o: $(LITEDRAM_INIT_SRC) $(2) $(GEN)/soc_regs.h | deps
 	@mkdir -p $$(dir $$@)
-	$$(call quiet,CC,$$@)$(RV_CC) $(FW_CFLAGS) -Ifirmware/hal/litedram -Ifirmware/hal/litedram/include \
+	$$(call quiet,CC,$$@)$(RV_CC) $(FW_CFLAGS) -Ifirmware/hal/litedram/include \
 	  -I$(3)/software/include -DLITEDRAM_INIT=litedram_init_$(1) -c $$< -o $$@
 endef
 $(eval $(call LITEDRAM_INIT_RULE,board,$(LITEDRAM_HW),$(LITEDRAM_BUILD)/hw))
 $(eval $(call LITEDRAM_INIT_RULE,model,$(LITEDRAM_SIM),$(LITEDRAM_BUILD)/sim))
-$(call fw_obj,firmware/boot/ddr3_litedram.c): FW_CFLAGS += -Ifirmware/hal/litedram
-$(FW_BUILD)/bootrom_ddr3.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_litedram.c) \
+$(FW_BUILD)/bootrom_ddr3.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_litedram.c firmware/hal/dcache.c \
+                                firmware/hal/sysctl.c firmware/hal/litedram/read_leveling.c) \
                               $(FW_BUILD)/obj/litedram_init_board.o $(FW_BUILD)/obj/litedram_init_model.o linker/rom.ld
 	$(BOOT_LD)
 	$(Q)$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)

@@ -46,7 +46,7 @@ TB_dcache  := rtl/common/lut_ram.sv rtl/common/sdp_ram.sv rtl/mem/dcache.sv
 TB_icache  := rtl/common/sdp_ram.sv rtl/mem/icache.sv rtl/bus/ext_arbiter.sv
 # The Arty's memory path: the data cache and DRAMCTL on LiteDRAM's generated
 # controller and DRAM model (mk/litedram.mk).
-TB_litedram := $(EXT_MEM_RTL) rtl/periph/dramctl/dramctl.sv $(LITEDRAM_SIM)
+TB_litedram := $(EXT_MEM_RTL) rtl/periph/dramctl/dramctl.sv $(LITEDRAM_SIM) sim/board/litedram_model.sv
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
 # The gate-level block RAM model against RTL: the memories and their
 # synth_ecp5 netlist (mk/board_sim.mk has the cell models).

@@ -56,6 +56,14 @@ def collect(build, run):
         ok = rc == 0 and "failures" in out and " 0 failures" in out and "attn_kernels PASS" in out
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("read-leveling-choice")
+    def _():
+        # The DDR3 read levelling's choice of bitslip and delay tap on made-up
+        # scans with known answers (the scan itself needs the board's PHY).
+        rc, out, err = sim_run(os.path.join(fw, "test_read_leveling.elf"), extra=["--max-cycles", "20000000"])
+        ok = rc == 0 and "\n0 failures" in out and "FAIL" not in out and out.count("PASS") == 8
+        return ok, f"rc={rc}\n{out}{err}"
+
     @add("sdram")
     def _():
         # External memory through the waiting bus, the data cache, the

@@ -8,10 +8,8 @@
    clock (100 MHz): at least i cycles of it. */
 void cdelay(int i) { timer_delay_us(((uint32_t)i + 99u) / 100u); }
 
-/* The sequence for the core the SoC has (the board's PHY or LiteDRAM's
-   model of it: their CSR maps differ), then init_done. */
+/* The initialisation for the core the SoC has: the board's PHY or
+   LiteDRAM's model of it (their CSR maps differ). */
 dramctl_status_t boot_ddr3_init(void) {
-  const dramctl_status_t s =
-      (DRAMCTL_STATUS & DRAMCTL_STATUS_PHY_MODEL_MASK) ? litedram_init_model() : litedram_init_board();
-  return s != DRAMCTL_OK ? s : dramctl_init();
+  return (DRAMCTL_STATUS & DRAMCTL_STATUS_PHY_MODEL_MASK) ? litedram_init_model() : litedram_init_board();
 }

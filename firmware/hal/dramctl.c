@@ -60,6 +60,7 @@ const char *dramctl_strerror(dramctl_status_t status) {
     case DRAMCTL_E_BUS: return "bus error";
     case DRAMCTL_E_NOT_READY: return "init_done not set";
     case DRAMCTL_E_NO_INIT: return "no DDR3 initialisation in this program";
+    case DRAMCTL_E_LEVELING: return "read levelling: nothing reads back";
   }
   return "unknown";
 }

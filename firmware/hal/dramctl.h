@@ -15,6 +15,7 @@ typedef enum {
   DRAMCTL_E_BUS = -3,       /* LiteDRAM answered with a bus error */
   DRAMCTL_E_NOT_READY = -4, /* init_done did not rise, or init_error did */
   DRAMCTL_E_NO_INIT = -5,   /* this program has no DDR3 initialisation */
+  DRAMCTL_E_LEVELING = -6,  /* read levelling found no setting that reads back */
 } dramctl_status_t;
 
 bool dramctl_present(void);

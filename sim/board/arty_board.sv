@@ -57,17 +57,8 @@ module arty_board #(
   );
   assign led = gpio_out[3:0];
 
-  litedram_sim u_dram (
-    .clk (dram_clk), .init_done (wb_rsp.init_done), .init_error (wb_rsp.init_error), .sim_trace (1'b0),
-    .user_clk, .user_rst,
-    .user_port_native_0_cmd_addr (native_req.cmd_addr), .user_port_native_0_cmd_ready (native_rsp.cmd_ready),
-    .user_port_native_0_cmd_valid (native_req.cmd_valid), .user_port_native_0_cmd_we (native_req.cmd_we),
-    .user_port_native_0_rdata_data (native_rsp.rdata), .user_port_native_0_rdata_ready (native_req.rdata_ready),
-    .user_port_native_0_rdata_valid (native_rsp.rdata_valid), .user_port_native_0_wdata_data (native_req.wdata),
-    .user_port_native_0_wdata_ready (native_rsp.wdata_ready), .user_port_native_0_wdata_valid (native_req.wdata_valid),
-    .user_port_native_0_wdata_we (native_req.wdata_we),
-    .wb_ctrl_ack (wb_rsp.ack), .wb_ctrl_adr (wb_req.adr), .wb_ctrl_bte (2'b0), .wb_ctrl_cti (3'b0),
-    .wb_ctrl_cyc (wb_req.cyc), .wb_ctrl_dat_r (wb_rsp.dat), .wb_ctrl_dat_w (wb_req.dat), .wb_ctrl_err (wb_rsp.err),
-    .wb_ctrl_sel (4'hF), .wb_ctrl_stb (wb_req.stb), .wb_ctrl_we (wb_req.we)
+  litedram_model u_dram (
+    .clk_i (dram_clk), .user_clk_o (user_clk), .user_rst_o (user_rst),
+    .native_i (native_req), .native_o (native_rsp), .wb_i (wb_req), .wb_o (wb_rsp)
   );
 endmodule : arty_board

@@ -1,7 +1,7 @@
 // The ULX3S board around ulx3s_top, for the board simulator at RTL
 // (ulx3s-rtl): the same pins as the synthesized netlist once
 // tools/gatelevel_pins.py has split its data lines, so one harness
-// (ulx3s_main.cpp) drives both. Verilator makes a top-level inout a plain
+// (board_main.cpp) drives both. Verilator makes a top-level inout a plain
 // variable, so the SDRAM's data lines are wired here: the chip's side
 // (sdram_d) drives them while the FPGA does not, and what the FPGA drives
 // comes out on sdram_d_out where sdram_d_oe.

@@ -2,16 +2,16 @@
 // Litedram (the data cache, litedram_port and the crossing to the
 // controller's clock) and the DRAMCTL peripheral, in front of LiteDRAM's
 // generated controller with its DRAM model (build/litedram/sim,
-// mk/litedram.mk), the SoC and the controller on clocks of unrelated
-// periods. DRAMCTL's misuses are refused; the user port opens only once
-// init_done is set through DRAMCTL, as the firmware does after the DDR3's
-// initialisation, and until then a miss must wait. Then every word of 48
-// lines spread over the whole 256 MB (different banks and rows) is
-// written, a seeded random mix of loads and stores of any byte mask runs
-// over them (six times the cache's lines, so lines are written back and
-// filled all the time), each line is flushed (written back and dropped),
-// and every word is read back from the DRAM. Every load is checked against
-// a model.
+// mk/litedram.mk; sim/board/litedram_model.sv), the SoC and the controller
+// on clocks of unrelated periods. DRAMCTL's misuses are refused; the user
+// port opens only once init_done is set through DRAMCTL, as the firmware
+// does after the DDR3's initialisation, and until then a miss must wait.
+// Then every word of 48 lines spread over the whole 256 MB (different
+// banks and rows) is written, a seeded random mix of loads and stores of
+// any byte mask runs over them (six times the cache's lines, so lines are
+// written back and filled all the time), each line is flushed (written
+// back and dropped), and every word is read back from the DRAM. Every load
+// is checked against a model.
 `timescale 1ns/1ps
 module tb_litedram;
   import soc_bus_pkg::*;
@@ -46,18 +46,9 @@ module tb_litedram;
     .clk_i(clk), .rst_ni(rst_n), .req_i(ctl_req), .rsp_o(ctl_rsp),
     .dram_clk_i(user_clk), .dram_rst_ni(!user_rst), .dram_wb_o(wb_req), .dram_wb_i(wb_rsp)
   );
-  litedram_sim u_dram (
-    .clk(dram_clk), .init_done(wb_rsp.init_done), .init_error(wb_rsp.init_error), .sim_trace(1'b0),
-    .user_clk(user_clk), .user_rst(user_rst),
-    .user_port_native_0_cmd_addr(native_req.cmd_addr), .user_port_native_0_cmd_ready(native_rsp.cmd_ready),
-    .user_port_native_0_cmd_valid(native_req.cmd_valid), .user_port_native_0_cmd_we(native_req.cmd_we),
-    .user_port_native_0_rdata_data(native_rsp.rdata), .user_port_native_0_rdata_ready(native_req.rdata_ready),
-    .user_port_native_0_rdata_valid(native_rsp.rdata_valid), .user_port_native_0_wdata_data(native_req.wdata),
-    .user_port_native_0_wdata_ready(native_rsp.wdata_ready), .user_port_native_0_wdata_valid(native_req.wdata_valid),
-    .user_port_native_0_wdata_we(native_req.wdata_we),
-    .wb_ctrl_ack(wb_rsp.ack), .wb_ctrl_adr(wb_req.adr), .wb_ctrl_bte(2'b0), .wb_ctrl_cti(3'b0), .wb_ctrl_cyc(wb_req.cyc),
-    .wb_ctrl_dat_r(wb_rsp.dat), .wb_ctrl_dat_w(wb_req.dat), .wb_ctrl_err(wb_rsp.err), .wb_ctrl_sel(4'hF),
-    .wb_ctrl_stb(wb_req.stb), .wb_ctrl_we(wb_req.we)
+  litedram_model u_dram (
+    .clk_i(dram_clk), .user_clk_o(user_clk), .user_rst_o(user_rst),
+    .native_i(native_req), .native_o(native_rsp), .wb_i(wb_req), .wb_o(wb_rsp)
   );
 
   // A DRAMCTL register access as the bus hands it over: the registered

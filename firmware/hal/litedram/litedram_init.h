@@ -1,5 +1,7 @@
-/* LiteDRAM's generated DDR3 initialisation, one per core (litedram_init.c,
-   compiled against each core's generated headers). */
+/* LiteDRAM's DDR3 initialisation, one per core (litedram_init.c, compiled
+   against each core's generated headers): the generated power-up sequence,
+   the user port opened, read levelling where the PHY needs it. DRAMCTL_OK:
+   external memory is usable. */
 #ifndef HAL_LITEDRAM_INIT_H
 #define HAL_LITEDRAM_INIT_H
 
