@@ -107,22 +107,31 @@ $(BENCH_DIR)/gatelevel.txt: $(GL_SIM) $(FW_BUILD)/console.elf tools/bench/gatele
 	mv $@.tmp $@
 	cat $@
 
-# The ULX3S build (llm_ulx3s.elf: the model, the state and the caches of
-# keys and values in SDRAM behind the data cache) on the board simulator at
-# RTL (ulx3s_top at the board's clock, uploaded through the bootloader):
+# The boards' builds of the llm (llm_ulx3s.elf: the model, the state and
+# the caches of keys and values in external memory behind the data cache)
+# on their board simulators at RTL, uploaded through the bootloader:
 # position 256 beside the block-RAM figure (mk/bench.mk's lm.txt), and the
-# cache's hit rate.
-$(BENCH_DIR)/lm_ulx3s.txt: $(BOARD_SIM_RTL) $(FW_BUILD)/llm_ulx3s.elf $(BENCH_DIR)/lm.txt
+# cache's hit rate. lm_ulx3s.txt: the ULX3S's SDR SDRAM at 40 MHz;
+# lm_arty.txt: the Arty's DDR3 through LiteDRAM's simulation core (the SoC
+# at 50 MHz, the controller at 100 MHz; the crossing both ways on every
+# access).
+# $(1): the board, $(2): its board simulator, $(3): the longest silence
+# (seconds; the Arty's simulator is about seven times slower).
+define LM_BOARD_BENCH
+$(BENCH_DIR)/lm_$(1).txt: $(2) $(FW_BUILD)/llm_ulx3s.elf $(BENCH_DIR)/lm.txt
 	@mkdir -p $(BENCH_DIR)
-	printf 'bench 256\nexit 0\n' > $@.script
-	$(PYTHON) tools/uartctl.py sim --sim $(BOARD_SIM_RTL) --upload $(FW_BUILD)/llm_ulx3s.elf --script $@.script \
-	  --timeout 1200 2>/dev/null | tr -d '\r' > $@.raw
-	awk '/^BENCH lm_(decode|matmul|attention|other)_cycles_pos256 / { print $$1, $$2 "_ulx3s", $$3, $$4 } \
-	     /^BENCH dcache_hit_pct_llm / { print }' $@.raw > $@.tmp
-	awk 'FNR == NR && $$2 == "lm_decode_cycles_pos256" { bram = $$3 } \
-	     FNR != NR && $$2 == "lm_decode_cycles_pos256_ulx3s" { printf "BENCH lm_decode_ulx3s_vs_bram %.2f x\n", $$3 / bram }' \
-	  $(BENCH_DIR)/lm.txt $@.tmp > $@.ratio
-	cat $@.ratio >> $@.tmp
-	rm $@.raw $@.ratio $@.script && mv $@.tmp $@
-	@cat $@
-bench: $(BENCH_DIR)/lm_ulx3s.txt
+	printf 'bench 256\nexit 0\n' > $$@.script
+	$(PYTHON) tools/uartctl.py sim --sim $(2) --upload $(FW_BUILD)/llm_ulx3s.elf --script $$@.script \
+	  --timeout $(3) 2>/dev/null | tr -d '\r' > $$@.raw
+	awk '/^BENCH lm_(decode|matmul|attention|other)_cycles_pos256 / { print $$$$1, $$$$2 "_$(1)", $$$$3, $$$$4 } \
+	     /^BENCH dcache_hit_pct_llm / { print $$$$1, $$$$2 "$(if $(filter-out ulx3s,$(1)),_$(1))", $$$$3, $$$$4 }' $$@.raw > $$@.tmp
+	awk 'FNR == NR && $$$$2 == "lm_decode_cycles_pos256" { bram = $$$$3 } \
+	     FNR != NR && $$$$2 == "lm_decode_cycles_pos256_$(1)" { printf "BENCH lm_decode_$(1)_vs_bram %.2f x\n", $$$$3 / bram }' \
+	  $(BENCH_DIR)/lm.txt $$@.tmp > $$@.ratio
+	cat $$@.ratio >> $$@.tmp
+	rm $$@.raw $$@.ratio $$@.script && mv $$@.tmp $$@
+	@cat $$@
+endef
+$(eval $(call LM_BOARD_BENCH,ulx3s,$(BOARD_SIM_RTL),1200))
+$(eval $(call LM_BOARD_BENCH,arty,$(ARTY_SIM_RTL),7200))
+bench: $(BENCH_DIR)/lm_ulx3s.txt $(BENCH_DIR)/lm_arty.txt
