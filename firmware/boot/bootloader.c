@@ -62,11 +62,11 @@ static void start(uint32_t entry) {
 }
 
 void boot_main(void) {
-  /* The time unit of every wait: a second on a board, a fifth of one in the
-     simulator (whose clock runs about ten times slower than real time). */
   uint32_t ext_bytes = SYSCTL_FEATURES & SYSCTL_FEATURES_EXT_MASK ? SYSCTL_EXT_SIZE : 0;
   const dramctl_status_t dram = dramctl_present() ? boot_ddr3_init() : DRAMCTL_OK;
   if (dram != DRAMCTL_OK) ext_bytes = 0;
+  /* The time unit of every wait: a second on a board, a fifth of one in the
+     simulator (whose clock runs about ten times slower than real time). */
   const boot_port_t port = {
       .get_byte = get_byte,
       .put_char = put_char,
