@@ -15,9 +15,8 @@
 //   ulx3s-rtl|ulx3s-gl|arty-rtl [--uart-pty] [--press-button] [--max-cycles N]
 // The UART is on stdin/stdout or on a pseudo-terminal whose path is printed
 // ("UART on PATH"), as with unicaim-sim. The board has no way to end a run:
-// it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3;
-// ULX3S),
-// or at SIGTERM (status 0), printing the cycles it simulated.
+// it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3,
+// the ULX3S's) or at SIGTERM (status 0), printing the cycles it simulated.
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
