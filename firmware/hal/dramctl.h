@@ -1,7 +1,7 @@
 /* LiteDRAM's control bus (the Arty's DDR3) through the DRAMCTL peripheral:
-   single CSR accesses, each carried to the controller's clock, and the
-   initialisation that opens its user port. Present when SYSCTL
-   FEATURES.LITEDRAM is. */
+   single CSR accesses, each carried to the controller's clock (the DDR3's
+   initialisation is firmware/hal/litedram/litedram_init.h). Present when
+   SYSCTL FEATURES.LITEDRAM is. */
 #ifndef HAL_DRAMCTL_H
 #define HAL_DRAMCTL_H
 
@@ -22,10 +22,6 @@ bool dramctl_present(void);
 /* ADDR: a byte address in LiteDRAM's CSR space (its csr.h with CSR_BASE 0). */
 dramctl_status_t dramctl_csr_read(uint32_t addr, uint32_t *value);
 dramctl_status_t dramctl_csr_write(uint32_t addr, uint32_t value);
-/* Opens the user port (init_done), once the DDR3 is initialised
-   (firmware/hal/litedram/litedram_init.h); external memory is usable after
-   DRAMCTL_OK. */
-dramctl_status_t dramctl_init(void);
 const char *dramctl_strerror(dramctl_status_t status);
 
 #endif

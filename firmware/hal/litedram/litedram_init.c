@@ -11,6 +11,7 @@
 
 #include "dramctl.h"
 #include "litedram_init.h"
+#include "soc_regs.h"
 
 #define CSR_ACCESSORS_DEFINED
 
@@ -31,10 +32,22 @@ static inline void csr_write_simple(unsigned long value, unsigned long addr) {
 #include <generated/csr.h>
 #include <generated/sdram_phy.h>
 
+/* init_done opens the user port; LiteDRAM's own flags and DRAMCTL's copies
+   of them must agree that it is open. */
+static dramctl_status_t open_user_port(void) {
+  dramctl_status_t s = dramctl_csr_write(CSR_DDRCTRL_INIT_DONE_ADDR, 1u);
+  uint32_t error = 0;
+  if (s == DRAMCTL_OK) s = dramctl_csr_read(CSR_DDRCTRL_INIT_ERROR_ADDR, &error);
+  if (s != DRAMCTL_OK) return s;
+  const uint32_t status = DRAMCTL_STATUS;
+  if (error || !(status & DRAMCTL_STATUS_INIT_DONE_MASK) || (status & DRAMCTL_STATUS_INIT_ERROR_MASK))
+    return DRAMCTL_E_NOT_READY;
+  return DRAMCTL_OK;
+}
+
 #ifdef SDRAM_PHY_READ_LEVELING_CAPABLE
 #include "dcache.h"
 #include "read_leveling.h"
-#include "soc_regs.h"
 
 /* The pattern: LEVEL_BYTES at the start of the DDR3, every word different,
    so that no wrong bitslip or delay reads it back by chance. */
@@ -98,7 +111,7 @@ dramctl_status_t LITEDRAM_INIT(void) {
   uint32_t control = 0;
   dramctl_status_t s = dramctl_csr_read(CSR_SDRAM_DFII_CONTROL_ADDR, &control);
   if (s == DRAMCTL_OK && control != DFII_CONTROL_SEL) s = DRAMCTL_E_BUS;
-  if (s == DRAMCTL_OK) s = dramctl_init();
+  if (s == DRAMCTL_OK) s = open_user_port();
 #ifdef SDRAM_PHY_READ_LEVELING_CAPABLE
   if (s == DRAMCTL_OK) s = read_leveling();
 #endif
