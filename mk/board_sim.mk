@@ -113,8 +113,8 @@ $(BENCH_DIR)/gatelevel.txt: $(GL_SIM) $(FW_BUILD)/console.elf tools/bench/gatele
 # position 256 beside the block-RAM figure (mk/bench.mk's lm.txt), and the
 # cache's hit rate. lm_ulx3s.txt: the ULX3S's SDR SDRAM at 40 MHz;
 # lm_arty.txt: the Arty's DDR3 through LiteDRAM's simulation core (the SoC
-# at 50 MHz, the controller at 100 MHz; the crossing both ways on every
-# access).
+# at 50 MHz, the controller at 100 MHz; a round trip across the clocks per
+# cache line).
 # $(1): the board, $(2): its board simulator, $(3): the longest silence
 # (seconds; the Arty's simulator is about seven times slower).
 define LM_BOARD_BENCH

@@ -32,7 +32,7 @@ set_property PACKAGE_PIN K6 [get_ports ddram_reset_n]
 set_property INTERNAL_VREF 0.675 [get_iobanks 34]
 
 # The SoC's clock (arty_soc's MMCM) and the controller's are crossed only
-# through cdc_handshake (litedram_cdc, dramctl): no timing between them.
+# through cdc_handshake (litedram_port, dramctl): no timing between them.
 set_clock_groups -asynchronous \
   -group [get_clocks -of_objects [get_pins u_arty/u_mmcm/CLKOUT0]] \
   -group [get_clocks -of_objects [get_pins -hierarchical -filter {NAME =~ u_dram/* && REF_PIN_NAME =~ CLKOUT*}]]

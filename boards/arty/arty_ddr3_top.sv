@@ -4,7 +4,7 @@
 // controller) and arty_soc on it. The SoC's MMCM takes the controller's
 // clock (user_clk, 100 MHz) so that it starts once LiteDRAM's PLL has
 // locked; the two clocks are unrelated for timing (arty_ddr3.xdc), the
-// SoC's side crossing with litedram_cdc and DRAMCTL. The boot ROM holds
+// SoC's side crossing in litedram_port and DRAMCTL. The boot ROM holds
 // bootrom_ddr3.elf, which initialises the DDR3.
 module arty_ddr3_top #(
   parameter int unsigned ClkMhz   = 50,

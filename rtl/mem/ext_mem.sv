@@ -73,68 +73,24 @@ module ext_mem
   );
 
   if (Litedram) begin : g_litedram
-    localparam int unsigned NativeAddrW = AddrW - 2;
-    logic                   n_cmd_valid, n_cmd_ready, n_cmd_we, n_wdata_valid, n_wdata_ready;
-    logic                   n_rdata_valid, n_rdata_ready;
-    logic [NativeAddrW-1:0] n_cmd_addr, dram_cmd_addr;
-    logic [127:0]           n_wdata, n_rdata;
-    logic [15:0]            n_wdata_we;
-
-    litedram_port #(.AddrW(AddrW)) u_port (
+    litedram_port #(.AddrW(AddrW), .LineWords(DcacheLineBytes / 4)) u_port (
       .clk_i,
       .rst_ni,
-      .cmd_valid_i          (cmd_valid),
-      .cmd_ready_o          (cmd_ready),
-      .cmd_we_i             (cmd_we),
-      .cmd_addr_i           (cmd_addr),
-      .cmd_words_m1_i       (cmd_words_m1),
-      .wdata_i              (wdata),
-      .wbe_i                (wbe),
-      .wdata_ready_o        (wdata_ready),
-      .rdata_o              (rdata),
-      .rdata_valid_o        (rdata_valid),
-      .native_cmd_valid_o   (n_cmd_valid),
-      .native_cmd_ready_i   (n_cmd_ready),
-      .native_cmd_we_o      (n_cmd_we),
-      .native_cmd_addr_o    (n_cmd_addr),
-      .native_wdata_valid_o (n_wdata_valid),
-      .native_wdata_ready_i (n_wdata_ready),
-      .native_wdata_o       (n_wdata),
-      .native_wdata_we_o    (n_wdata_we),
-      .native_rdata_valid_i (n_rdata_valid),
-      .native_rdata_ready_o (n_rdata_ready),
-      .native_rdata_i       (n_rdata)
-    );
-
-    litedram_cdc #(.AddrW(NativeAddrW)) u_cdc (
-      .clk_i,
-      .rst_ni,
-      .cmd_valid_i        (n_cmd_valid),
-      .cmd_ready_o        (n_cmd_ready),
-      .cmd_we_i           (n_cmd_we),
-      .cmd_addr_i         (n_cmd_addr),
-      .wdata_valid_i      (n_wdata_valid),
-      .wdata_ready_o      (n_wdata_ready),
-      .wdata_i            (n_wdata),
-      .wdata_we_i         (n_wdata_we),
-      .rdata_valid_o      (n_rdata_valid),
-      .rdata_ready_i      (n_rdata_ready),
-      .rdata_o            (n_rdata),
+      .cmd_valid_i    (cmd_valid),
+      .cmd_ready_o    (cmd_ready),
+      .cmd_we_i       (cmd_we),
+      .cmd_addr_i     (cmd_addr),
+      .cmd_words_m1_i (cmd_words_m1),
+      .wdata_i        (wdata),
+      .wbe_i          (wbe),
+      .wdata_ready_o  (wdata_ready),
+      .rdata_o        (rdata),
+      .rdata_valid_o  (rdata_valid),
       .dram_clk_i,
       .dram_rst_ni,
-      .dram_cmd_valid_o   (dram_native_o.cmd_valid),
-      .dram_cmd_ready_i   (dram_native_i.cmd_ready),
-      .dram_cmd_we_o      (dram_native_o.cmd_we),
-      .dram_cmd_addr_o    (dram_cmd_addr),
-      .dram_wdata_valid_o (dram_native_o.wdata_valid),
-      .dram_wdata_ready_i (dram_native_i.wdata_ready),
-      .dram_wdata_o       (dram_native_o.wdata),
-      .dram_wdata_we_o    (dram_native_o.wdata_we),
-      .dram_rdata_valid_i (dram_native_i.rdata_valid),
-      .dram_rdata_ready_o (dram_native_o.rdata_ready),
-      .dram_rdata_i       (dram_native_i.rdata)
+      .native_o       (dram_native_o),
+      .native_i       (dram_native_i)
     );
-    assign dram_native_o.cmd_addr = soc_bus_pkg::DramAddrW'(dram_cmd_addr);
 
     assign sdram_cke_o   = 1'b0;
     assign sdram_cs_no   = 1'b1;
