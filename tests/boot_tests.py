@@ -244,6 +244,35 @@ def collect(build, run):
         ok = "DDR3 ok" in banner and line.startswith("RUN 0x40000000") and "running from external memory" in out
         return ok, f"{banner!r} {line!r} {out[-300:]!r}"
 
+    @add("arty-ddr3-failure-reported")
+    def _():
+        # The controller's clock stops in the middle of the DDR3's
+        # initialisation (at SoC cycle 10000 of about 32000), as when its PLL
+        # loses lock: DRAMCTL's accesses time out, the bootloader says why
+        # and leaves external memory out -- an upload into DDR3 is refused --
+        # and still runs a program in block RAM.
+        board = os.path.join(build, "board_sim", "arty-rtl")
+        prog = os.path.join(build, "tests", "boot", "ext_code.elf")
+        proc, port = start_pty([board, "--uart-pty", "--stop-dram-clock-at", "10000", "--max-cycles", "400000000"])
+        refusal = text = ""
+        try:
+            banner = read_until(port, proc, rb"waiting", 60)
+            try:
+                line = uartctl.upload(port, prog, announce=open(os.devnull, "w"))
+            except uartctl.UploadError as e:
+                refusal = str(e)
+            line = uartctl.upload(port, hello, announce=open(os.devnull, "w"))
+            text = read_until(port, proc, rb"Hello from", 60)
+        except uartctl.UploadError as e:
+            line = f"upload failed: {e}"
+        finally:
+            proc.terminate()
+            proc.wait()
+        ok = "DDR3 FAIL controller not answering" in banner and "DDR3 ok" not in banner \
+            and re.search(r"ERR image outside RAM\s*$", refusal) is not None \
+            and line.startswith("RUN 0x80000000") and "Hello from" in text
+        return ok, f"{banner!r} {refusal!r} {line!r} {text[-300:]!r}"
+
     @add("upload-past-external-memory-refused")
     def _():
         # The last 4 KiB of the 32 MB, 8 KiB long: past the end.

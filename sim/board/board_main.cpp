@@ -8,11 +8,14 @@
 //  - Arty A7 with DDR3 (arty-rtl, BOARD_ARTY: arty_board.sv): the SoC's
 //    clock and, at twice its rate, the clock of LiteDRAM's simulation core
 //    (its controller, with a model of the PHY and the DDR3 in place of
-//    both), the FTDI UART and BTN0.
+//    both), the FTDI UART and BTN0. --stop-dram-clock-at N stops the
+//    controller's clock from the SoC's cycle N on, as a controller whose
+//    PLL lost lock would: the boot ROM must say so and go on without DDR3.
 // The UART has no flow control, as on the boards; the button is held down
 // with --press-button, else not pressed. RAM and ROM hold what the
 // bitstream's do.
 //   ulx3s-rtl|ulx3s-gl|arty-rtl [--uart-pty] [--press-button] [--max-cycles N]
+//   arty-rtl also: [--stop-dram-clock-at N]
 // The UART is on stdin/stdout or on a pseudo-terminal whose path is printed
 // ("UART on PATH"), as with unicaim-sim. The board has no way to end a run:
 // it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3,
@@ -20,6 +23,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,11 +52,19 @@ volatile std::sig_atomic_t g_stop = 0;
   std::exit(kExitUsage);
 }
 
+uint64_t parse_count(const std::string &option, const char *text) {
+  char *end = nullptr;
+  const uint64_t n = std::strtoull(text, &end, 0);
+  if (!*text || *end || *text == '-') fail(option + " takes a number, not '" + text + "'");
+  return n;
+}
+
 #ifdef BOARD_ARTY
 // The board's clocks, its UART pins and its button.
 class Board {
  public:
-  explicit Board(Vboard *top, bool press_button) : top_(top) {
+  Board(Vboard *top, bool press_button, uint64_t dram_clock_stop)
+      : top_(top), dram_clock_stop_(dram_clock_stop) {
     top_->uart_txd_in = 1;
     top_->btn0 = press_button;
     top_->clk = 0;
@@ -60,9 +72,10 @@ class Board {
     top_->eval();
   }
   // One cycle of the SoC's clock, two of LiteDRAM's; false to stop.
-  bool cycle(uint64_t) {
+  bool cycle(uint64_t cycle) {
+    const bool dram_clock_runs = cycle < dram_clock_stop_;
     for (int phase = 0; phase < 4; phase++) {
-      top_->dram_clk = !(phase & 1);
+      if (dram_clock_runs) top_->dram_clk = !(phase & 1);
       top_->clk = phase < 2;
       top_->eval();
     }
@@ -73,6 +86,7 @@ class Board {
 
  private:
   Vboard *top_;
+  uint64_t dram_clock_stop_;
 };
 #else
 constexpr uint32_t kSdramBytes = 32u << 20;
@@ -116,6 +130,12 @@ class Board {
 }  // namespace
 
 int main(int argc, char **argv) {
+#ifdef BOARD_ARTY
+#define BOARD_OPTIONS " [--stop-dram-clock-at N]"
+  uint64_t dram_clock_stop = UINT64_MAX;
+#else
+#define BOARD_OPTIONS ""
+#endif
   bool pty = false, press_button = false;
   uint64_t max_cycles = 0;
   for (int i = 1; i < argc; i++) {
@@ -125,11 +145,14 @@ int main(int argc, char **argv) {
     } else if (a == "--press-button") {
       press_button = true;
     } else if (a == "--max-cycles" && i + 1 < argc) {
-      char *end = nullptr;
-      max_cycles = std::strtoull(argv[++i], &end, 0);
-      if (!*argv[i] || *end) fail(std::string("--max-cycles takes a number, not '") + argv[i] + "'");
+      max_cycles = parse_count(a, argv[++i]);
+#ifdef BOARD_ARTY
+    } else if (a == "--stop-dram-clock-at" && i + 1 < argc) {
+      dram_clock_stop = parse_count(a, argv[++i]);
+#endif
     } else if (a.rfind("+verilator", 0) != 0) {
-      fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--press-button] [--max-cycles N])");
+      fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--press-button] [--max-cycles N]"
+           BOARD_OPTIONS ")");
     }
   }
 
@@ -139,7 +162,11 @@ int main(int argc, char **argv) {
   HostPort host;
   if (pty && !host.open_pty(BOARD_SIM_NAME)) fail("cannot create a pseudo-terminal");
   UartModel uart(BOARD_CLK_HZ / BOARD_BAUD);
+#ifdef BOARD_ARTY
+  Board board(top.get(), press_button, dram_clock_stop);
+#else
   Board board(top.get(), press_button);
+#endif
 
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   const auto start = std::chrono::steady_clock::now();
