@@ -79,12 +79,16 @@ package ucm_pkg;
 
   // Approximately Gaussian: the draw's four bytes summed and centred
   // (standard deviation 147.8), scaled by sigma: round(g * sigma * 7 / 8192).
-  // Narrow widths (|g| <= 510, |g * sigma * 7| < 2^20), so one multiplier.
+  // Narrow widths (|g| <= 510, |g * sigma * 7| < 2^20), so one multiplier:
+  // sigma * 7 is a subtraction beside the bytes' sum (the same product as the
+  // golden model's (g * sigma) * 7, without a second multiplier in series).
   function automatic logic signed [31:0] noise(logic [31:0] rnd, logic [7:0] sigma);
     logic signed [10:0] gauss;
+    logic [10:0]        sigma7;
     logic signed [22:0] scaled;
     gauss  = 11'({3'b0, rnd[7:0]} + {3'b0, rnd[15:8]} + {3'b0, rnd[23:16]} + {3'b0, rnd[31:24]} - 11'd510);
-    scaled = $signed({{12{gauss[10]}}, gauss}) * $signed({15'b0, sigma}) * 23'sd7 + 23'sd4096;
+    sigma7 = {sigma, 3'b0} - {3'b0, sigma};
+    scaled = $signed({{12{gauss[10]}}, gauss}) * $signed({12'b0, sigma7}) + 23'sd4096;
     noise  = $signed({{9{scaled[22]}}, scaled}) >>> 13;
   endfunction
 
