@@ -46,8 +46,9 @@ module litedram_port
 
   localparam int unsigned CountW = $clog2(NativeWords + 1);
 
-  // The SoC's side. we_q, addr_q, last_q and wbuf_q stay still from the
-  // request until its answer, and the controller's side reads them.
+  // The SoC's side. The command's registers (we_q, addr_q, count_q, wbuf_q,
+  // wbe_q) stay still from the request until its answer, and the
+  // controller's side reads them.
   state_e                  state_q;
   logic                    we_q;
   logic [NativeAddrW-1:0]  addr_q;   // native word address
