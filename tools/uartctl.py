@@ -143,7 +143,10 @@ def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM, ext=
     link = port if isinstance(port, Link) else Link(port)
 
     def refusal(e):
-        """The bootloader's reason, read to the end of its line."""
+        """The bootloader's reason, read to the end of its line (the end of
+        the line before it, HDR's, may have come after SEEN was cleared)."""
+        if b"ERR" in link.seen:
+            del link.seen[:link.seen.index(b"ERR")]
         try:
             link.expect([b"\n"], idle, "end of the refusal")
         except Silence:
