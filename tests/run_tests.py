@@ -35,6 +35,14 @@ def run(cmd, timeout, stdin_data=None):
         return None, "", f"timed out after {timeout}s"
 
 
+def timed(check):
+    """A test's result with its wall time (the slow ones are what make bench
+    could take instead)."""
+    start = time.time()
+    ok, detail = check()
+    return ok, detail, time.time() - start
+
+
 def isa_names():
     """The ISA programs: one per tests/isa/*.S, and the generated ones."""
     rc, out, err = run([sys.executable, os.path.join(HERE, "isa", "gen_isa_tests.py"), "--list"], 60)
@@ -95,19 +103,19 @@ def main():
     passed = failed = 0
     start = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
-        futures = {pool.submit(check): name for name, check in tests}
+        futures = {pool.submit(timed, check): name for name, check in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]
             try:
-                ok, detail = fut.result()
+                ok, detail, seconds = fut.result()
             except Exception as exc:  # a broken test is a failed test
-                ok, detail = False, f"{type(exc).__name__}: {exc}"
+                ok, detail, seconds = False, f"{type(exc).__name__}: {exc}", 0.0
             if ok:
                 passed += 1
-                print(f"PASS {name}", flush=True)
+                print(f"PASS {name} ({seconds:.0f} s)", flush=True)
             else:
                 failed += 1
-                print(f"FAIL {name}\n  " + detail.replace("\n", "\n  "), flush=True)
+                print(f"FAIL {name} ({seconds:.0f} s)\n  " + detail.replace("\n", "\n  "), flush=True)
     print(f"({time.time() - start:.0f} s)")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not passed else 0)
