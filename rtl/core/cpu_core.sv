@@ -18,16 +18,19 @@
 //       access faults, which squash the younger instruction in EX before it
 //       has any effect. A slow device (external memory) answers later: until
 //       then WB waits and the whole pipeline holds (dbus_rvalid_i).
-// EX forwards results from WB, except a load's data: an instruction that uses
-// a load's result right after it waits one cycle in EX and takes the data into
-// its operand register as the load passes WB. Whether it must wait is decided
-// as it enters EX, so the stall that holds the fetch comes from registers and
-// not from decoding the fetched word. No block-RAM output feeds a block-RAM
+// EX forwards results from WB, except the late ones, a load's data and a dot
+// product's sum: an instruction that uses one right after it waits one cycle
+// in EX and takes it into its operand register as it passes WB. Whether it
+// must wait is decided as it enters EX, so the stall that holds the fetch
+// comes from registers and not from decoding the fetched word. No block-RAM output feeds a block-RAM
 // input in the same cycle, which is what keeps the clock up on FPGAs.
 // Multiplies need no stall: the 64-bit product goes straight into a WB
 // register (no result mux after the multiplier) and WB forwards the half the
 // instruction asked for. Divisions stall EX until done. A dot product reads
-// rd as a third source, forwarded and interlocked like rs1 and rs2.
+// rd as a third source, the accumulator: EX sums the products, WB adds the
+// accumulator (multipliers and additions in one cycle were the FPGA's longest
+// path). A chain of dot products into one register runs without a stall: the
+// accumulator alone is forwarded from WB's sum (that path has no multiplier).
 module cpu_core
 #(
   parameter logic [31:0] HartId      = 32'd0,
@@ -98,12 +101,13 @@ module cpu_core
   // ---------------------------------------------------------------- EX
   logic        ex_valid_q, ex_ifault_q, ex_predicted_q, ex_hit_q;
   cpu_pkg::fwd_sel_e ex_fwd_rs1_q, ex_fwd_rs2_q, ex_fwd_rs3_q;  // operands from the instruction now in WB
-  logic        ex_load_rs1_q, ex_load_rs2_q, ex_load_rs3_q;  // the operand is the data of the load now in WB
-  logic        ex_wait, ex_go;              // EX waits for load data / acts this cycle
+  logic        ex_late_rs1_q, ex_late_rs2_q, ex_late_rs3_q;  // the operand is WB's late result (wb_result)
+  logic        ex_late;                     // the instruction in EX has a late result
+  logic        ex_wait, ex_go;              // EX waits for a late result / acts this cycle
   logic [1:0]  ex_counter_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q, ex_rs3_q;
   cpu_pkg::decoded_t    ex_dec_q;
-  logic [31:0] ex_rs1, ex_rs2, ex_rs3, ex_dot_result, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
+  logic [31:0] ex_rs1, ex_rs2, ex_rs3, ex_dot_sum, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
   logic        ex_branch_taken, ex_jump, ex_busy, ex_eq, ex_lt, ex_ltu;
   logic        id_hold;
@@ -120,8 +124,9 @@ module cpu_core
   logic [4:0]  wb_rd_q;
   logic [2:0]  wb_funct3_q;
   logic [31:0] wb_result_q, wb_addr_q, wb_load_data, wb_result;
-  logic        wb_mul_q;
+  logic        wb_mul_q, wb_dot_q;
   logic [63:0] wb_product_q;
+  logic [31:0] wb_dot_sum_q, wb_dot_result;  // a dot product's products; with its accumulator
   logic [31:2] wb_pc_q;
   logic        wb_trap, wb_wait;
 
@@ -251,16 +256,17 @@ module cpu_core
     .wdata_i   (wb_result)
   );
 
-  // The instruction in EX, about to move to WB, writes register RS there
-  // (a load: LOAD set) or not.
-  function automatic logic ex_writes_reg(logic [4:0] rs, logic load);
-    ex_writes_reg = ex_valid_q && ex_dec_q.rf_we && ex_dec_q.load == load &&
-                    ex_dec_q.rd != 5'd0 && ex_dec_q.rd == rs;
+  // The instruction in EX, about to move to WB, writes register RS there.
+  function automatic logic ex_writes_reg(logic [4:0] rs);
+    ex_writes_reg = ex_valid_q && ex_dec_q.rf_we && ex_dec_q.rd != 5'd0 && ex_dec_q.rd == rs;
   endfunction
+  assign ex_late = ex_dec_q.load || ex_dec_q.dot;
 
-  // Where WB will hold register RS for the instruction entering EX.
-  function automatic cpu_pkg::fwd_sel_e ex_forward(logic [4:0] rs);
-    if (!ex_writes_reg(rs, 1'b0))                       ex_forward = cpu_pkg::FWD_NONE;
+  // Where WB will hold register RS for the instruction entering EX; ACC: RS
+  // is a dot product's accumulator, which may take a dot product's sum.
+  function automatic cpu_pkg::fwd_sel_e ex_forward(logic [4:0] rs, logic acc);
+    if (!ex_writes_reg(rs) || ex_dec_q.load)            ex_forward = cpu_pkg::FWD_NONE;
+    else if (ex_dec_q.dot)                              ex_forward = acc ? cpu_pkg::FWD_DOT : cpu_pkg::FWD_NONE;
     else if (ex_dec_q.result_sel != cpu_pkg::RES_MUL)   ex_forward = cpu_pkg::FWD_RESULT;
     else if (ex_dec_q.funct3[1:0] == 2'b00)             ex_forward = cpu_pkg::FWD_PRODUCT_LO;
     else                                                ex_forward = cpu_pkg::FWD_PRODUCT_HI;
@@ -272,6 +278,7 @@ module cpu_core
       cpu_pkg::FWD_RESULT:     ex_operand = wb_result_q;
       cpu_pkg::FWD_PRODUCT_LO: ex_operand = wb_product_q[31:0];
       cpu_pkg::FWD_PRODUCT_HI: ex_operand = wb_product_q[63:32];
+      cpu_pkg::FWD_DOT:        ex_operand = wb_dot_result;
       default:                 ex_operand = own;
     endcase
   endfunction
@@ -284,9 +291,9 @@ module cpu_core
       ex_fwd_rs1_q   <= cpu_pkg::FWD_NONE;
       ex_fwd_rs2_q   <= cpu_pkg::FWD_NONE;
       ex_fwd_rs3_q   <= cpu_pkg::FWD_NONE;
-      ex_load_rs1_q  <= 1'b0;
-      ex_load_rs2_q  <= 1'b0;
-      ex_load_rs3_q  <= 1'b0;
+      ex_late_rs1_q  <= 1'b0;
+      ex_late_rs2_q  <= 1'b0;
+      ex_late_rs3_q  <= 1'b0;
       ex_counter_q   <= '0;
       ex_ifault_q    <= 1'b0;
       ex_pc_q     <= '0;
@@ -303,12 +310,12 @@ module cpu_core
       if (!ex_busy) begin
         ex_predicted_q <= id_taken;
         ex_hit_q       <= id_hit_q;
-        ex_fwd_rs1_q   <= ex_forward(id_dec.rs1);
-        ex_fwd_rs2_q   <= ex_forward(id_dec.rs2);
-        ex_fwd_rs3_q   <= ex_forward(id_dec.rd);
-        ex_load_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1, 1'b1);
-        ex_load_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2, 1'b1);
-        ex_load_rs3_q  <= id_dec.dot && ex_writes_reg(id_dec.rd, 1'b1);
+        ex_fwd_rs1_q   <= ex_forward(id_dec.rs1, 1'b0);
+        ex_fwd_rs2_q   <= ex_forward(id_dec.rs2, 1'b0);
+        ex_fwd_rs3_q   <= ex_forward(id_dec.rd, 1'b1);
+        ex_late_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1) && ex_late;
+        ex_late_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2) && ex_late;
+        ex_late_rs3_q  <= id_dec.dot && ex_writes_reg(id_dec.rd) && ex_dec_q.load;
         ex_counter_q   <= id_counter_q;
         ex_ifault_q    <= id_err_q;
         ex_pc_q        <= id_pc_q;
@@ -318,20 +325,24 @@ module cpu_core
         ex_rs3_q       <= id_rs3_value;
         ex_dec_q       <= id_dec;
       end else if (ex_wait && !wb_wait) begin
-        // The load's data arrives in WB now; next cycle EX executes.
-        ex_load_rs1_q <= 1'b0;
-        ex_load_rs2_q <= 1'b0;
-        ex_load_rs3_q <= 1'b0;
-        if (ex_load_rs1_q) ex_rs1_q <= wb_result;
-        if (ex_load_rs2_q) ex_rs2_q <= wb_result;
-        if (ex_load_rs3_q) ex_rs3_q <= wb_result;
+        // The late result is in WB now; next cycle EX executes, and WB no
+        // longer holds what the other operands forward: all are taken now.
+        ex_late_rs1_q <= 1'b0;
+        ex_late_rs2_q <= 1'b0;
+        ex_late_rs3_q <= 1'b0;
+        ex_fwd_rs1_q  <= cpu_pkg::FWD_NONE;
+        ex_fwd_rs2_q  <= cpu_pkg::FWD_NONE;
+        ex_fwd_rs3_q  <= cpu_pkg::FWD_NONE;
+        ex_rs1_q      <= ex_late_rs1_q ? wb_result : ex_rs1;
+        ex_rs2_q      <= ex_late_rs2_q ? wb_result : ex_rs2;
+        ex_rs3_q      <= ex_late_rs3_q ? wb_result : ex_rs3;
       end
     end
   end
 
-  // Waiting on a load, or while WB waits for a slow device, the instruction
+  // Waiting on a late result, or while WB waits for a slow device, the instruction
   // in EX has no effect (no access, no redirect, no trap of its own).
-  assign ex_wait = ex_valid_q && (ex_load_rs1_q || ex_load_rs2_q || ex_load_rs3_q);
+  assign ex_wait = ex_valid_q && (ex_late_rs1_q || ex_late_rs2_q || ex_late_rs3_q);
   assign ex_go   = ex_valid_q && !ex_wait && !wb_wait;
   assign id_hold = ex_busy;
 
@@ -395,11 +406,10 @@ module cpu_core
       .op_i     (ex_dec_q.funct3),
       .a_i      (ex_rs1),
       .b_i      (ex_rs2),
-      .acc_i    (ex_rs3),
-      .result_o (ex_dot_result)
+      .sum_o    (ex_dot_sum)
     );
   end else begin : g_no_dot
-    assign ex_dot_result = '0;  // never selected: the decoder refuses custom-0
+    assign ex_dot_sum = '0;  // never used: the decoder refuses custom-0
   end
 
   assign div_start = ex_go && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
@@ -526,7 +536,7 @@ module cpu_core
       cpu_pkg::RES_PC4: ex_result = ex_pc4;
       cpu_pkg::RES_DIV: ex_result = div_result;
       cpu_pkg::RES_CSR: ex_result = ex_csr_rdata;
-      cpu_pkg::RES_DOT: ex_result = ex_dot_result;
+      cpu_pkg::RES_DOT: ex_result = ex_rs3;  // the accumulator: WB adds the products
       default: ex_result = ex_alu_result;
     endcase
   end
@@ -542,7 +552,9 @@ module cpu_core
       wb_load_q   <= 1'b0;
       wb_store_q  <= 1'b0;
       wb_mul_q    <= 1'b0;
+      wb_dot_q    <= 1'b0;
       wb_product_q <= '0;
+      wb_dot_sum_q <= '0;
       wb_rd_q     <= '0;
       wb_funct3_q <= '0;
       wb_result_q <= '0;
@@ -554,7 +566,9 @@ module cpu_core
       wb_load_q   <= ex_dec_q.load;
       wb_store_q  <= ex_dec_q.store;
       wb_mul_q    <= ex_dec_q.result_sel == cpu_pkg::RES_MUL;
+      wb_dot_q    <= ex_dec_q.dot;
       wb_product_q <= mul_product;
+      wb_dot_sum_q <= ex_dot_sum;
       wb_rd_q     <= ex_dec_q.rd;
       wb_funct3_q <= ex_dec_q.funct3;
       wb_result_q <= ex_result;
@@ -576,9 +590,11 @@ module cpu_core
   end
   always_comb begin
     if (wb_load_q)     wb_result = wb_load_data;
+    else if (wb_dot_q) wb_result = wb_dot_result;
     else if (!wb_mul_q) wb_result = wb_result_q;
     else               wb_result = (wb_funct3_q[1:0] == 2'b00) ? wb_product_q[31:0] : wb_product_q[63:32];
   end
+  assign wb_dot_result = wb_result_q + wb_dot_sum_q;
   assign wb_trap   = wb_valid_q && (wb_load_q || wb_store_q) && dbus_rvalid_i && dbus_err_i;
 
   // ======================================================================

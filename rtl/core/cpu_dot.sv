@@ -5,12 +5,13 @@
 //   ucx.dothi  rd += s8(rs1.b2)*s16(rs2.h0) + s8(rs1.b3)*s16(rs2.h1)
 // Four 8 x 16 multipliers serve all three: the int8 x int16 forms, for int8
 // weights or queries against int16 activations or keys, use two of them.
+// This is the products' sum; the core adds rd in WB (cpu_core), so that the
+// accumulation is not in series with the multipliers.
 module cpu_dot (
   input  logic [2:0]  op_i,    // funct3
   input  logic [31:0] a_i,     // rs1
   input  logic [31:0] b_i,     // rs2
-  input  logic [31:0] acc_i,   // rd's old value
-  output logic [31:0] result_o
+  output logic [31:0] sum_o
 );
 
   logic signed [7:0]  x0, x1, x2, x3;
@@ -45,6 +46,6 @@ module cpu_dot (
   assign p1 = x1 * y1;
   assign p2 = x2 * y2;
   assign p3 = x3 * y3;
-  assign result_o = acc_i + 32'(p0) + 32'(p1) + 32'(p2) + 32'(p3);
+  assign sum_o = 32'(p0) + 32'(p1) + 32'(p2) + 32'(p3);
 
 endmodule : cpu_dot

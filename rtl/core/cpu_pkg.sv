@@ -34,8 +34,9 @@ package cpu_pkg;
   typedef enum logic [1:0] { CSR_NONE, CSR_WRITE, CSR_SET, CSR_CLEAR } csr_op_e;
 
   // Where an operand in EX comes from: its register read, or WB's result
-  // register, or one half of WB's product register.
-  typedef enum logic [1:0] { FWD_NONE, FWD_RESULT, FWD_PRODUCT_LO, FWD_PRODUCT_HI } fwd_sel_e;
+  // register, or one half of WB's product register, or (a dot product's
+  // accumulator only) the sum WB completes for the dot product there.
+  typedef enum logic [2:0] { FWD_NONE, FWD_RESULT, FWD_PRODUCT_LO, FWD_PRODUCT_HI, FWD_DOT } fwd_sel_e;
 
   // Exception causes (mcause with interrupt bit clear).
   localparam logic [4:0] EXC_INSTR_MISALIGNED = 5'd0;

@@ -247,6 +247,21 @@ def gen_dot():
     w.start()
     w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 0", dot_insn("dot4", "a3", "a1", "a2"),
            dot_insn("dotlo", "a1", "a3", "a2"), f"EXPECT(a1, {lo(a, dot4(0, a, b), b):#x})")
+    # A dot product's sum is complete in WB only: an instruction that uses it
+    # right after waits, and a dot product taking it as rs1 or rs2 and as its
+    # accumulator at once must see it in both.
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 7", "li a0, 100", dot_insn("dot4", "a3", "a1", "a2"),
+           "sub a4, a0, a3", "mul a5, a3, a3", f"EXPECT(a4, {(100 - dot4(7, a, b)) & M32:#x})",
+           f"EXPECT(a5, {(dot4(7, a, b) ** 2) & M32:#x})")
+    first = dot4(7, a, b)
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 7", dot_insn("dot4", "a3", "a1", "a2"),
+           dot_insn("dot4", "a3", "a3", "a2"), f"EXPECT(a3, {dot4(first, first, b):#x})")
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 7", dot_insn("dot4", "a3", "a1", "a2"),
+           dot_insn("dothi", "a3", "a1", "a3"), dot_insn("dotlo", "a3", "a1", "a2"),
+           f"EXPECT(a3, {lo(DOT_OPS['dothi'][1](first, a, first), a, b):#x})")
     w.start()
     w.emit("li a1, 0x01010101", "li a3, -4", dot_insn("dot4", "a3", "a1", "a1"), "bnez a3, fail",
            "la a0, dot_data", "li a3, 9", dot_insn("dot4", "a3", "a1", "a1"), "sw a3, 12(a0)", "lw a4, 12(a0)",
