@@ -49,12 +49,19 @@ TB_icache  := rtl/common/sdp_ram.sv rtl/mem/icache.sv rtl/bus/ext_arbiter.sv
 TB_litedram := $(EXT_MEM_RTL) rtl/periph/dramctl/dramctl.sv $(LITEDRAM_SIM) sim/board/litedram_model.sv
 TB_store_buffer := rtl/mem/ram_store_buffer.sv rtl/mem/soc_ram.sv
 # The gate-level block RAM model against RTL: the memories and their
-# synth_ecp5 netlist (mk/board_sim.mk has the cell models).
+# synth_ecp5 netlist (mk/board_sim.mk has the cell models). The memories'
+# initial contents are files (the netlist has them built in).
+ECP5_RAMS_HEX  := $(foreach m,rom ram bits,$(abspath $(TB_BUILD))/ecp5_rams_$(m).hex)
+ECP5_RAMS_INIT := RomInit=$(word 1,$(ECP5_RAMS_HEX)) RamInit=$(word 2,$(ECP5_RAMS_HEX)) BitsInit=$(word 3,$(ECP5_RAMS_HEX))
 TB_ecp5_bram := tests/rtl/ecp5_rams.sv $(TB_BUILD)/ecp5_rams_net.v $(GL_CELLS) sim/board/ecp5_models.v
-TB_FLAGS_ecp5_bram := -I$(YOSYS_ECP5)
-$(TB_BUILD)/ecp5_rams_net.v: tests/rtl/ecp5_rams.sv | deps
+TB_FLAGS_ecp5_bram := -I$(YOSYS_ECP5) $(foreach p,$(ECP5_RAMS_INIT),-G$(subst =,='",$(p))"')
+$(ECP5_RAMS_HEX) &: tests/rtl/ecp5_rams_init.py
+	$(PYTHON) $< $(TB_BUILD)
+$(TB_BUILD)/tb_ecp5_bram: $(ECP5_RAMS_HEX)
+$(TB_BUILD)/ecp5_rams_net.v: tests/rtl/ecp5_rams.sv $(ECP5_RAMS_HEX) | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,YOSYS,$@)yosys -q -l $(TB_BUILD)/ecp5_rams_net.log -p "read_verilog -sv $<; \
+	  chparam $(foreach p,$(ECP5_RAMS_INIT),-set $(subst =, \",$(p))\") ecp5_rams; \
 	  $(ECP5_SYNTH) -top ecp5_rams; rename ecp5_rams ecp5_rams_net; write_verilog -noattr $@"
 UNIT_TBS   := $(patsubst tests/rtl/tb_%.sv,%,$(wildcard tests/rtl/tb_*.sv))
 UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)

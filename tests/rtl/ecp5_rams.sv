@@ -3,8 +3,13 @@
 // with 9-bit enables, a 36-bit simple dual-port RAM with 9-bit write
 // enables and a read enable (the array's key lanes), a 2-bit-wide one.
 // tb_ecp5_bram runs this RTL beside its synth_ecp5 netlist on the
-// gate-level cell models.
-module ecp5_rams (
+// gate-level cell models. The initial contents are files
+// (tests/rtl/ecp5_rams_init.py), as the SoC's ROM and RAM images are.
+module ecp5_rams #(
+  parameter RomInit  = "",
+  parameter RamInit  = "",
+  parameter BitsInit = ""
+) (
   input  logic        clk_i,
   input  logic [13:0] addr_i,
   input  logic [13:0] raddr_i,
@@ -25,9 +30,9 @@ module ecp5_rams (
   logic [1:0]  bits_q [16384];
 
   initial begin
-    for (int i = 0; i < 4096; i++) rom_q[i] = i * 32'h9e3779b1 ^ (i >> 3);
-    for (int i = 0; i < 2048; i++) ram_q[i] = ~(i * 32'h85ebca6b);
-    for (int i = 0; i < 16384; i++) bits_q[i] = 2'(i ^ (i >> 5));
+    if (RomInit != "") $readmemh(RomInit, rom_q);
+    if (RamInit != "") $readmemh(RamInit, ram_q);
+    if (BitsInit != "") $readmemh(BitsInit, bits_q);
   end
 
   always_ff @(posedge clk_i) rom_o <= rom_q[addr_i[11:0]];

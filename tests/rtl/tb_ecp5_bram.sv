@@ -4,7 +4,11 @@
 // Reads from the simple dual-port RAM never hit the word written in the
 // same cycle (block RAM leaves that undefined across ports).
 `timescale 1ns / 1ps
-module tb_ecp5_bram;
+module tb_ecp5_bram #(
+  parameter RomInit  = "",
+  parameter RamInit  = "",
+  parameter BitsInit = ""
+);
   `include "tb_util.svh"
 
   logic        clk = 1'b0;
@@ -17,7 +21,7 @@ module tb_ecp5_bram;
   logic [17:0] half_ref, half_net;
   logic [1:0]  bits_ref, bits_net;
 
-  ecp5_rams u_ref (.clk_i(clk), .addr_i(addr), .raddr_i(raddr), .be_i(be), .we_i(we), .re_i(re),
+  ecp5_rams #(.RomInit(RomInit), .RamInit(RamInit), .BitsInit(BitsInit)) u_ref (.clk_i(clk), .addr_i(addr), .raddr_i(raddr), .be_i(be), .we_i(we), .re_i(re),
                    .wdata_i(wdata), .rom_o(rom_ref), .ram_o(ram_ref), .wide_o(wide_ref), .half_o(half_ref),
                    .bits_o(bits_ref));
   ecp5_rams_net u_net (.clk_i(clk), .addr_i(addr), .raddr_i(raddr), .be_i(be), .we_i(we), .re_i(re),
