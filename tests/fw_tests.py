@@ -444,13 +444,6 @@ def collect(build, run):
         ok = os.path.exists(bit) and os.path.getsize(bit) > 100000 and fmax and fmax[-1][1] == "PASS"
         return ok, f"fmax {fmax[-1] if fmax else None}, bit {os.path.exists(bit)}"
 
-    @add("arty35-fits")
-    def _():
-        rc, out, err = run([PY, os.path.join(os.path.dirname(HERE), "tools", "synth", "fit_xc7.py"),
-                            os.path.join(build, "boards", "arty-35t", "stat.json"), "--part", "xc7a35t",
-                            "--prefix", "arty35"], 60)
-        return rc == 0 and "fits" in out, out + err
-
     # ---------------------------------------------------------------- bad input
     def expect_refusal(args, want_rc, want_msg):
         rc, out, err = run([sim, *args], 60)
