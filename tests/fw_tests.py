@@ -434,6 +434,11 @@ def collect(build, run):
 
     @add("ulx3s-85f-bitstream")
     def _():
+        # Synthesis, place and route happen here, beside the other tests
+        # (about 20 minutes of one core; make test starts this test first).
+        rc, out, err = run(["make", "--no-print-directory", f"BUILD={build}", "ulx3s-timing"], 5400)
+        if rc != 0:
+            return False, f"make ulx3s-timing: rc={rc}\n{(out + err)[-2000:]}"
         board = os.path.join(build, "boards", "ulx3s-85f")
         bit = os.path.join(board, "ulx3s_85f.bit")
         try:

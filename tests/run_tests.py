@@ -12,6 +12,7 @@ import argparse
 import concurrent.futures
 import glob
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -27,12 +28,37 @@ import ucm_tests  # noqa: E402  (UniCAIM block)
 import retrieval_tests  # noqa: E402  (retrieval model)
 
 
+_running = set()  # the commands now running (Popen objects)
+
+
 def run(cmd, timeout, stdin_data=None):
+    """CMD's exit code, stdout and stderr. It runs in a process group of its
+    own (a make's compilers included), killed whole when it times out or the
+    runner stops (stop_all)."""
+    p = subprocess.Popen(cmd, stdin=None if stdin_data is None else subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT, process_group=0)
+    _running.add(p)
     try:
-        p = subprocess.run(cmd, input=stdin_data, capture_output=True, timeout=timeout, cwd=ROOT)
-        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+        out, err = p.communicate(stdin_data, timeout=timeout)
+        return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
     except subprocess.TimeoutExpired:
+        kill_group(p)
+        p.communicate()
         return None, "", f"timed out after {timeout}s"
+    finally:
+        _running.discard(p)
+
+
+def kill_group(p):
+    if p.returncode is None:  # not reaped: its group's id is still its own
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def stop(*_):
+    raise SystemExit(130)
 
 
 def timed(check):
@@ -99,10 +125,14 @@ def main():
         except Exception as exc:  # a group that cannot even list its tests fails as one
             tests.append((f"{group.__name__}/collect", lambda exc=exc: (False, f"{type(exc).__name__}: {exc}")))
     tests = [t for t in tests if args.k in t[0]]
+    # The bitstream's build is the longest: first, so the rest run beside it.
+    tests.sort(key=lambda t: not t[0].endswith("-bitstream"))
 
+    signal.signal(signal.SIGTERM, stop)
     passed = failed = 0
     start = time.time()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.j)
+    try:
         futures = {pool.submit(timed, check): name for name, check in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]
@@ -116,6 +146,14 @@ def main():
             else:
                 failed += 1
                 print(f"FAIL {name} ({seconds:.0f} s)\n  " + detail.replace("\n", "\n  "), flush=True)
+    except BaseException:
+        # Stopped (Ctrl-C, SIGTERM): no test starts, the running commands'
+        # groups (which the terminal's signal does not reach) are killed.
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in list(_running):
+            kill_group(p)
+        raise
+    pool.shutdown()
     print(f"({time.time() - start:.0f} s)")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not passed else 0)
