@@ -22,8 +22,9 @@
 // product's sum: an instruction that uses one right after it waits one cycle
 // in EX and takes it into its operand register as it passes WB. Whether it
 // must wait is decided as it enters EX, so the stall that holds the fetch
-// comes from registers and not from decoding the fetched word. No block-RAM output feeds a block-RAM
-// input in the same cycle, which is what keeps the clock up on FPGAs.
+// comes from registers and not from decoding the fetched word. No block-RAM
+// output feeds a block-RAM input in the same cycle, which is what keeps the
+// clock up on FPGAs.
 // Multiplies need no stall: the 64-bit product goes straight into a WB
 // register (no result mux after the multiplier) and WB forwards the half the
 // instruction asked for. Divisions stall EX until done. A dot product reads
@@ -340,8 +341,9 @@ module cpu_core
     end
   end
 
-  // Waiting on a late result, or while WB waits for a slow device, the instruction
-  // in EX has no effect (no access, no redirect, no trap of its own).
+  // Waiting on a late result, or while WB waits for a slow device, the
+  // instruction in EX has no effect (no access, no redirect, no trap of its
+  // own).
   assign ex_wait = ex_valid_q && (ex_late_rs1_q || ex_late_rs2_q || ex_late_rs3_q);
   assign ex_go   = ex_valid_q && !ex_wait && !wb_wait;
   assign id_hold = ex_busy;
