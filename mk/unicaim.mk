@@ -86,7 +86,7 @@ ucm-tests: $(UCM_COSIMS) $(UCM_BUILD)/cosim_gatelevel $(UCM_REPORT)
 # builds agrees with the golden model too. Verilator -O0: its optimiser
 # mis-simulates large gate netlists (0x80000005 for 5 + 0 * 0x9E3779B9).
 # Its 20 MB of C++ at g++ -O1, the run-once initialisation at -O0 (Verilator's
-# default, -Os, compiled for over ten minutes; the run is as fast at -O1).
+# default, -Os, took twice the CPU time to compile; the run is as fast).
 UCM_GL := $(UCM_BUILD)/gatelevel
 $(UCM_GL)/ucm_block_gl.v: $(RTL_PKGS) $(UCM_RTL) $(GEN)/ucm_arrays.mk | deps
 	@mkdir -p $(dir $@)
