@@ -34,7 +34,7 @@ _running = set()  # the commands now running (Popen objects)
 def run(cmd, timeout, stdin_data=None):
     """CMD's exit code, stdout and stderr. It runs in a process group of its
     own (a make's compilers included), killed whole when it times out or the
-    runner stops (stop_all)."""
+    runner is stopped (main)."""
     p = subprocess.Popen(cmd, stdin=None if stdin_data is None else subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=ROOT, process_group=0)
     _running.add(p)
