@@ -67,6 +67,7 @@ include mk/rtl.mk
 include mk/arrays.mk
 include mk/sim.mk
 include mk/llm.mk
+include mk/smollm2.mk
 include mk/firmware.mk
 include mk/bench.mk
 include mk/fuzz.mk

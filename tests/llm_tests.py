@@ -91,14 +91,14 @@ def collect(build, run):
     @add("soc-512k-build-matches-host")
     def _():
         # The llm app built for a board's 512 KiB (llm_512k.elf: context cut
-        # to 112): the host's tokens, and longer stories refused.
+        # to 96): the host's tokens, and longer stories refused.
         rc, out, err = console_session(run, build, "llm_512k.elf",
-                                       "story -n 40 --ids Once upon a time\nstory -n 113 Once\nexit 0\n", tmp)
+                                       "story -n 40 --ids Once upon a time\nstory -n 97 Once\nexit 0\n", tmp)
         m = re.search(r"^TOKENS(.*)$", out, re.M)
         soc = m.group(1).split() if m else None
         want = host_story(["-n", "40", "-i", "Once upon a time"])
-        ok = (rc == 0 and soc is not None and soc == want and "context 112" in out
-              and "error: -n 113: want -n 1..112" in out)
+        ok = (rc == 0 and soc is not None and soc == want and "context 96" in out
+              and "error: -n 97: want -n 1..96" in out)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-800:]}{err[-400:]}"
 
     @add("soc-matches-host-unicaim-kv")

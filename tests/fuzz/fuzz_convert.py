@@ -1,4 +1,4 @@
-"""Atheris target: tools/llm/convert.py's readers on arbitrary bytes.
+"""Atheris target: tools/llm/convert.py's llama2.c readers on arbitrary bytes.
 
 The first byte picks the input: a llama2.c checkpoint (legacy v0, or v1/v2
 behind the magic) or a tokenizer.bin. Every input either parses or is
@@ -15,7 +15,8 @@ import atheris
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "llm"))
 with atheris.instrument_imports():
-    import convert
+    import image_format
+    import llama2c_reader
 
 
 def one_input(data):
@@ -24,14 +25,14 @@ def one_input(data):
     kind, body = data[0] % 3, data[1:]
     try:
         if kind == 2:
-            convert.parse_tokenizer(body, 16, "fuzz")
+            llama2c_reader.parse_tokenizer(body, 16, "fuzz")
             return
         if kind == 1:  # the versioned layout: magic, then the fuzzer's bytes
             body = struct.pack("<I", 0x616B3432) + body
-        cfg, w = convert.parse_checkpoint(body, "fuzz")
+        cfg, w = llama2c_reader.parse_checkpoint(body, "fuzz")
         tokens = [(float(-i), bytes([97 + i % 26])) for i in range(cfg["vocab_size"])]
-        convert.build_image(cfg, w, 1, tokens)
-    except convert.ConvertError:
+        image_format.build_image(llama2c_reader.to_model(cfg, w, 1, tokens))
+    except image_format.ConvertError:
         pass
 
 

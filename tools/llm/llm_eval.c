@@ -26,6 +26,9 @@
 #include "tokenizer.h"
 #include "transformer.h"
 
+/* The reference reads llama2.c checkpoints, whose sequences start with BOS. */
+#define LLAMA2C_BOS 1
+
 static int argmax_f(const float *x, int n) {
   int b = 0;
   for (int i = 1; i < n; i++) if (x[i] > x[b]) b = i;
@@ -59,11 +62,11 @@ static int sample_f(const float *x, int n) {
 }
 
 static int greedy_text(ref_model_t *ref, const llm_model_t *model, int n) {
-  int token = LLM_TOKEN_BOS;
+  int token = model->bos;
   for (int pos = 0; pos < n; pos++) {
     int next = argmax_f(ref_forward(ref, token, pos), ref->vocab_size);
     const char *piece = model->token_strings + model->token_offset[next];
-    if (token == LLM_TOKEN_BOS && piece[0] == ' ') piece++;
+    if (token == model->bos && piece[0] == ' ') piece++;
     fputs(piece, stdout); /* byte tokens shown raw, as in the models README */
     token = next;
   }
@@ -76,7 +79,7 @@ static int greedy_text(ref_model_t *ref, const llm_model_t *model, int n) {
    the yardstick there. Returns the first token. */
 static int start_sequence(int sidx) {
   rng_state = (uint64_t)sidx * 0x9E3779B97F4A7C15ull;
-  return LLM_TOKEN_BOS;
+  return LLAMA2C_BOS;
 }
 
 /* The 2.5% and 97.5% points of the agreement (percent) over RESAMPLES

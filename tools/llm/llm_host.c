@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
   int *tokens = malloc(sizeof(int) * room);
   size_t work_bytes = llm_encode_work_bytes(&model, strlen(prompt));
   char *work = malloc(work_bytes);
-  int n = llm_encode(&model, prompt, 1, tokens, (int)room, work, work_bytes);
+  int n = llm_encode(&model, prompt, model.add_bos, tokens, (int)room, work, work_bytes);
   if (n == LLM_ENCODE_UNKNOWN) {
     fprintf(stderr, "llm_host: the prompt has a character this model's vocabulary cannot encode\n");
     return 2;

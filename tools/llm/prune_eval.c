@@ -334,7 +334,7 @@ static int stories(runner_t *r, int seqs, int len, int prefill) {
     llm_sampler_t sampler;
     llm_sampler_init(&sampler, vocab, 65536, 0, (uint64_t)r->seed_base + (uint64_t)s + 1, probs, order);
     int *t = seq + (size_t)s * (size_t)len;
-    t[0] = LLM_TOKEN_BOS;
+    t[0] = r->m->bos;
     kv_begin(&r->state.kv, prefill);
     for (int pos = 0; pos + 1 < len; pos++) {
       const int32_t *logits = llm_forward(&r->state, t[pos], pos);
@@ -505,7 +505,7 @@ static int check(runner_t *r, int len) {
     for (int b = 0; b < r->n_budgets; b++) {
       if (runner_apply(r, &r->items[p], budget_positions(r->budgets[b], len))) return 2;
       kv_begin(&r->state.kv, len / 2);
-      int token = LLM_TOKEN_BOS;
+      int token = m->bos;
       for (int pos = 0; pos < len; pos++) {
         token = logits_argmax(forward(r, token, pos), m->vocab_size);
         if (kv_check(&r->state.kv, pos, m->n_heads / m->n_kv_heads) || r->state.kv.error) {

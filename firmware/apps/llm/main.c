@@ -203,11 +203,12 @@ static int cmd_story(int argc, char **argv) {
      more positions than STEPS even so is refused before it is encoded. */
   int n = (long)(prompt_len / (size_t)model.max_token_length) + 2 > (long)steps
               ? LLM_ENCODE_TOO_LONG
-              : llm_encode(&model, prompt_text, 1, prompt_tokens,
+              : llm_encode(&model, prompt_text, model.add_bos, prompt_tokens,
                            (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]), (char *)scratch.encoder,
                            sizeof scratch.encoder);
-  if (n < 0 || n > steps) {
-    if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
+  if (n <= 0 || n > steps) {
+    if (n == 0) printf("error: the story needs a prompt (this model does not start from BOS)\n");
+    else if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
     else printf("error: the prompt (%u bytes) needs more positions than the %ld asked for (context %d)\n",
                 (unsigned)prompt_len, (long)steps, model.seq_len);
     prompt_len = gathered;
@@ -284,7 +285,7 @@ static int cmd_bench(int argc, char **argv) {
   }
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, scratch.sampler.probs, scratch.sampler.order);
-  int token = LLM_TOKEN_BOS;
+  int token = model.bos;
   uint64_t prefill = 0, decode = 0;
   const int ext = sysctl_ext_size() != 0; /* the counters exist */
   const uint32_t hits0 = ext ? SYSCTL_DCACHE_HITS : 0, misses0 = ext ? SYSCTL_DCACHE_MISSES : 0;
@@ -315,7 +316,7 @@ static int cmd_bench(int argc, char **argv) {
         printf(" tok_per_s\n");
       }
     }
-    if (token == LLM_TOKEN_BOS) token = LLM_TOKEN_EOS; /* keep going past an end of story */
+    if (llm_is_stop(&model, token)) token = model.eos; /* keep going past an end of story */
   }
   if (story)
     printf("BENCH lm_decode_cycles_mean_%d %llu cycles\n", model.seq_len,

@@ -63,7 +63,7 @@ static void dense_attention(int n, int dim, int skip) {
   to_scores(scores, n, 64);
   softmax(scores, n);
   if (!skip) {
-    attn_values(out, scores, values, (size_t)dim, n, dim);
+    attn_values(out, scores, values, (size_t)dim, n, dim, 0);
     return;
   }
   int m = 0;
@@ -72,7 +72,7 @@ static void dense_attention(int n, int dim, int skip) {
     scores[m] = scores[i];
     selected[m++] = (uint16_t)i;
   }
-  attn_values_rows(out, scores, values, (size_t)dim, selected, m, dim);
+  attn_values_rows(out, scores, values, (size_t)dim, selected, m, dim, 0);
 }
 
 /* Exact scores are in eighths of a cell level: the key step turns them back
@@ -86,7 +86,7 @@ static int block_attention(ucm_t *u, int k, int dim, int step) {
   (void)dim;
   to_scores(scores, n, 64 * step / 8);
   softmax(scores, n);
-  attn_values_rows(out, scores, values, (size_t)dim, selected, n, dim);
+  attn_values_rows(out, scores, values, (size_t)dim, selected, n, dim, 0);
   return n;
 }
 

@@ -40,7 +40,11 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
 }
 
 /* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
-   times the value scale, Q16 per int8 value unit. rows[i] names a's slot
+   times the value scale, Q(16 + *SHIFT) per int8 value unit: SHIFT gives
+   the largest possible weight 15 bits (the packed value sums take 16-bit
+   weights), as far as the sums stay inside int32 (value scales up to the
+   head's largest, kv_store's value_scale_max); SmolLM2's small values in
+   diffuse heads would otherwise keep a bit or two. rows[i] names a's slot
    (NULL: slot i). SCORE (per slot) gathers the probabilities for the
    policy, PROB (per i) receives them; either may be NULL. Most positions of
    a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
@@ -53,7 +57,7 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
 static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
                                                               const uint16_t *rows, int n, int32_t head_factor,
                                                               int32_t *score, int32_t *prob, uint16_t *kept,
-                                                              int scaled, int32_t max) {
+                                                              int scaled, int32_t max, int *shift) {
   const int32_t *kscale = kv_scales_of(kv, kv->key_scale, layer, kvh);
   const int32_t *vscale = kv_scales_of(kv, kv->value_scale, layer, kvh);
   if (!scaled) {
@@ -89,8 +93,15 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   }
   if (prob)
     for (int i = 0; i < n; i++) prob[i] = 0;
-  /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. */
+  /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. The
+     largest weight is at most vmax * inv >> 24 (e = 1.0) before the shift;
+     the weights sum to vmax >> 8 at most, times 127 per value. */
   const uint32_t inv = fx_recip32(sum), inv_hi = inv << 16; /* Q16 */
+  const uint32_t vmax = (uint32_t)kv->value_scale_max[kv_head_of(kv, layer, kvh)];
+  const uint64_t top = ((uint64_t)vmax * inv) >> 24;
+  int k = 0;
+  while (k < 15 && (top << (k + 1)) < 32768 && ((uint64_t)vmax << (k + 1)) < ((uint64_t)1 << 32)) k++;
+  *shift = k;
   for (int j = 0; j < m; j++) {
     const int i = kept[j];
     const size_t t = rows ? rows[i] : (size_t)i;
@@ -100,28 +111,29 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
       if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
       if (prob) prob[i] = p;
     }
-    uint32_t scale = fx_mulhu((uint32_t)vscale[t], inv_hi); /* (vscale * inv) >> 16, Q24 */
-    a[j] = (int32_t)fx_mulhu(e << 8, scale);                      /* (e * scale) >> 24 */
+    uint32_t scale = fx_mulhu((uint32_t)vscale[t] << k, inv_hi); /* (vscale * inv) >> 16, Q(24 + k) */
+    a[j] = (int32_t)fx_mulhu(e << 8, scale);                           /* (e * scale) >> 24 */
     kept[j] = (uint16_t)t;
   }
   return m;
 }
 
 static int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
-                           int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept) {
-  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0);
+                           int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept, int *shift) {
+  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0, shift);
 }
 
 static int softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
-                          int32_t head_factor, int32_t *score, uint16_t *kept) {
-  return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, 1, max);
+                          int32_t head_factor, int32_t *score, uint16_t *kept, int *shift) {
+  return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, 1, max, shift);
 }
 
 void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_factor, int32_t *score, int32_t *prob,
                        int32_t *out) {
-  int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor, score, prob, kv->kept);
+  int shift;
+  int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor, score, prob, kv->kept, &shift);
   attn_values_rows(out, kv->att, kv->values + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->kept, m,
-                   kv->head_size);
+                   kv->head_size, shift);
 }
 
 /* Dense backend: the used slots are 0..used-1 (the prompt compression
@@ -139,9 +151,10 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
     attn_dots(att[0], q[0], kv->keys + base, stride, n, hs);
   for (int j = 0; j < count; j++) {
     uint16_t *kept = kv->kept + (size_t)j * (size_t)kv->seq_len;
-    int m = count == 2 ? softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kept)
-                       : softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept);
-    attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs);
+    int shift;
+    int m = count == 2 ? softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kept, &shift)
+                       : softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept, &shift);
+    attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs, shift);
   }
 }
 

@@ -28,6 +28,7 @@ static size_t layout(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size
   CARVE(values, int8_t, rows * kv_dim);
   CARVE(key_scale, int32_t, rows * (size_t)n_kv_heads);
   CARVE(value_scale, int32_t, rows * (size_t)n_kv_heads);
+  CARVE(value_scale_max, int32_t, heads);
   CARVE(selected, uint16_t, seq_len);
   CARVE(addends, uint16_t, seq_len);
   CARVE(sims, int32_t, seq_len);
@@ -166,6 +167,7 @@ void kv_begin(kv_cache_t *kv, int prompt_len) {
 
 static void start_sequence(kv_cache_t *kv, int h) {
   kv->used[h] = 0;
+  kv->value_scale_max[h] = 0;
   for (int s = 0; s < kv->seq_len; s++) kv->slot_pos[kv_slots_of(kv, h) + (size_t)s] = KV_FREE;
   memset(kv->slot_flags + kv_slots_of(kv, h), 0, (size_t)kv->seq_len);
   kv->scored_pos[h] = -1;
@@ -248,6 +250,7 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
     kv->keys[at + (size_t)i] = key[i];
   }
   kv->value_scale[kv_scale_at(kv, layer, kvh, slot)] = value_scale;
+  if (value_scale > kv->value_scale_max[h]) kv->value_scale_max[h] = value_scale;
   kv->key_scale[kv_scale_at(kv, layer, kvh, slot)] = key_scale;
   if (kv->backend == KV_UNICAIM) {
     int8_t cells[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];

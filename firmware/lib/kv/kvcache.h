@@ -57,6 +57,7 @@ typedef struct {
   int16_t *keys;                    /* [layer][kv_head][slot][head_size], 12-bit (kv_slots.h) */
   int8_t *values;                   /* [layer][kv_head][slot][head_size] */
   int32_t *key_scale, *value_scale; /* [layer][kv_head][slot], Q24 */
+  int32_t *value_scale_max;          /* [layer][kv_head]: the largest value scale stored this sequence */
   int32_t *att;                     /* scratch, seq_len per query head */
   kv_policy_t policy;
   int capacity;    /* positions held at most while generating */

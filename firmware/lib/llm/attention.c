@@ -35,7 +35,7 @@ static inline __attribute__((always_inline)) void values_add(int32_t *acc, int32
   for (int i = 0; i < 8; i++) acc[i] += wt * v[i];
 }
 
-/* out[i] = sum_t w[t] * v_t[i] for COUNT int8 value rows STRIDE bytes apart
+/* out[i] = sum_t w[t] * v_t[i] >> SHIFT (rounded) for COUNT int8 value rows STRIDE bytes apart
    (4-byte aligned), rows 0, 1, ... or, given ROWS, rows[0], rows[1], ...:
    eight accumulators stay in registers while the rows stream past, two rows
    at a time through the packed dot products when both weights fit int16
@@ -43,7 +43,7 @@ static inline __attribute__((always_inline)) void values_add(int32_t *acc, int32
    at a time. Inlined into both callers with GATHER (ROWS given) constant. */
 static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const int8_t *values,
                                                              size_t stride, const uint16_t *rows, int gather,
-                                                             int count, int hs) {
+                                                             int count, int hs, int shift) {
   for (int c = 0; c < hs; c += 8) {
     int32_t acc[8] = {0};
     int t = 0;
@@ -67,12 +67,13 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
       }
     }
     if (t < count) values_add(acc, w[t], values + (gather ? rows[t] : (size_t)t) * stride + c);
-    for (int i = 0; i < 8; i++) out[c + i] = acc[i];
+    const int32_t half = shift ? 1 << (shift - 1) : 0;
+    for (int i = 0; i < 8; i++) out[c + i] = (int32_t)((uint32_t)acc[i] + (uint32_t)half) >> shift;
   }
 }
 
-void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs) {
-  values_sum(out, w, values, stride, 0, 0, count, hs);
+void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs, int shift) {
+  values_sum(out, w, values, stride, 0, 0, count, hs, shift);
 }
 
 /* Two query heads that share these keys (grouped-query attention): each key
@@ -129,8 +130,8 @@ void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8
 }
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
-                      const uint16_t *rows, int count, int hs) {
-  values_sum(out, w, values, stride, rows, 1, count, hs);
+                      const uint16_t *rows, int count, int hs, int shift) {
+  values_sum(out, w, values, stride, rows, 1, count, hs, shift);
 }
 
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,

@@ -19,13 +19,13 @@ void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t
    and the two heads' largest in max[0], max[1]. */
 void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
                   const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs);
-/* out[i] = sum_t w[t] * v_t[i] for COUNT value rows. */
-void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs);
+/* out[i] = sum_t w[t] * v_t[i] >> SHIFT (rounded) for COUNT value rows. */
+void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs, int shift);
 /* dots[j] = q . k_rows[j]: the keys of selected positions. */
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,
                     int count, int hs);
-/* out[i] = sum_j w[j] * v_rows[j][i]: the value rows of selected positions. */
+/* out[i] = sum_j w[j] * v_rows[j][i] >> SHIFT (rounded): the value rows of selected positions. */
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
-                      const uint16_t *rows, int count, int hs);
+                      const uint16_t *rows, int count, int hs, int shift);
 
 #endif

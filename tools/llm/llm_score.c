@@ -1,0 +1,82 @@
+/* llm_score: the integer engine, teacher-forced over given token sequences.
+   usage: llm_score MODEL.ucm SEQUENCES
+   SEQUENCES has one sequence per line, token ids separated by spaces. For
+   every position of each, prints "SCORE seq pos top1 logprob", top1 the
+   integer logits' argmax and logprob the log-softmax (natural log, from the
+   Q16 logits in double) of the next token of the sequence (0 at the last
+   position). tools/llm/agree_gguf.py compares them with its fp32 reference,
+   which shares no code with this engine. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_file.h"
+#include "llm_model.h"
+#include "logits.h"
+#include "transformer.h"
+
+/* The next line's token ids into IDS (room for MAX); -1 at the end of the file. */
+static int read_sequence(FILE *f, int *ids, int max, int vocab) {
+  int n = 0, c;
+  long v = -1;
+  while ((c = fgetc(f)) != EOF && c != '\n') {
+    if (c >= '0' && c <= '9') {
+      v = (v < 0 ? 0 : v * 10) + (c - '0');
+      if (v >= vocab) return -2;
+    } else if (c == ' ') {
+      if (v >= 0) {
+        if (n == max) return -2;
+        ids[n++] = (int)v;
+      }
+      v = -1;
+    } else {
+      return -2;
+    }
+  }
+  if (v >= 0) {
+    if (n == max) return -2;
+    ids[n++] = (int)v;
+  }
+  return c == EOF && n == 0 ? -1 : n;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: llm_score MODEL.ucm SEQUENCES\n");
+    return 2;
+  }
+  size_t len;
+  void *image = host_read_file(argv[1], &len);
+  llm_model_t model;
+  const char *error;
+  if (!image || llm_model_open(&model, image, len, &error)) {
+    fprintf(stderr, "llm_score: %s: %s\n", argv[1], image ? error : "cannot read");
+    return 2;
+  }
+  FILE *f = fopen(argv[2], "r");
+  if (!f) {
+    fprintf(stderr, "llm_score: cannot read %s\n", argv[2]);
+    return 2;
+  }
+  llm_state_t state;
+  llm_state_init(&state, &model, malloc(llm_state_bytes(&model)));
+  int *ids = malloc(sizeof(int) * (size_t)model.seq_len);
+  double *lp = malloc(sizeof(double) * (size_t)model.vocab_size);
+  for (int seq = 0;; seq++) {
+    int n = read_sequence(f, ids, model.seq_len, model.vocab_size);
+    if (n == -1) break;
+    if (n < 0) {
+      fprintf(stderr, "llm_score: %s line %d: not token ids below %d, at most %d of them\n", argv[2], seq + 1,
+              model.vocab_size, model.seq_len);
+      return 2;
+    }
+    kv_begin(&state.kv, n);
+    for (int pos = 0; pos < n; pos++) {
+      const int32_t *logits = llm_forward(&state, ids[pos], pos);
+      if (pos + 1 < n) logits_log_softmax(logits, model.vocab_size, lp);
+      printf("SCORE %d %d %d %.6f\n", seq, pos, logits_argmax(logits, model.vocab_size), pos + 1 < n ? lp[ids[pos + 1]] : 0.0);
+    }
+  }
+  fclose(f);
+  return 0;
+}
