@@ -67,9 +67,9 @@ include mk/rtl.mk
 include mk/arrays.mk
 include mk/sim.mk
 include mk/llm.mk
-include mk/smollm2.mk
 include mk/firmware.mk
 include mk/bench.mk
+include mk/smollm2.mk
 include mk/fuzz.mk
 include mk/boards.mk
 include mk/board_sim.mk

@@ -19,6 +19,7 @@ $(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
 	$(call quiet,CONVERT,$@)$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
 
 $(LLM_BUILD)/llm_host: tools/llm/llm_host.c tools/llm/host_file.c tools/llm/policy_spec.c tools/llm/policy_spec.h \
+                       tools/llm/host_kernels.c tools/llm/host_kernels.h \
                        $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@
@@ -42,6 +43,7 @@ $(LLM_BUILD)/kv_soak: tools/llm/kv_soak.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak
 
 $(LLM_BUILD)/llm_score: tools/llm/llm_score.c tools/llm/host_file.c tools/llm/logits.c tools/llm/logits.h \
+                        tools/llm/host_kernels.c tools/llm/host_kernels.h \
                         $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm

@@ -3,6 +3,8 @@
 
 usage: agree_gguf.py MODEL.gguf IMAGE.ucm --score build/llm/llm_score
                      --text PATH... [--seqs 32] [--len 256] [--prefix lm_smol]
+       agree_gguf.py MODEL.gguf IMAGE.ucm --host build/llm/llm_host
+                     --chat TASKS [--answer 48] [--prefix lm_smol] [--table OUT.md]
 
 The text (files, or directories of files; fortune files' "%" lines are
 dropped) is tokenized whole by PyPI tokenizers (gguf_tokenizer.py) and cut
@@ -11,6 +13,12 @@ teacher-forced through the fp32 reference (gguf_ref.py, numpy) and through
 the integer engine (llm_score, the firmware's C on the host). Prints BENCH
 lines: top-1 agreement with a 95% bootstrap interval over windows (a
 window's tokens are not independent), and both perplexities.
+
+--chat: each question of TASKS (a line each, # comments) goes into the
+model's chat template; the integer engine (llm_host --chat) and the fp32
+reference answer it greedily (at most ANSWER tokens, to the end of turn),
+and the answers are compared token for token: BENCH lines with how many
+are identical and how far they agree on average; the answers into TABLE.
 """
 import argparse
 import os
@@ -71,16 +79,63 @@ def score_integer(score, image, seqs):
     return top, lp
 
 
+def host_answer(host, image, question, prompt_len, answer):
+    out = subprocess.run([host, image, "--chat", "--batch", "16", "--ids", "-n", str(prompt_len + answer - 1),
+                          "-i", question], capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"agree_gguf.py: llm_host failed: {out.stderr.strip()}")
+    line = next(l for l in out.stdout.splitlines() if l.startswith("TOKENS"))
+    return [int(t) for t in line.split()[1:]][prompt_len - 1:]  # the echo of the prompt's tokens first
+
+
+def chat(args):
+    tok = gguf_tokenizer.build(args.gguf)
+    ref = GgufRef(args.gguf)
+    system = ref.chat_system
+    questions = [l.strip() for l in open(args.chat, encoding="utf-8") if l.strip() and not l.startswith("#")]
+    same, agreed, rows = 0, [], []
+    for q in questions:
+        prompt = (f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{q}<|im_end|>\n"
+                  "<|im_start|>assistant\n")
+        ids = tok.encode(prompt).ids
+        want = ref.generate(ids, args.answer, ref.stops)
+        got = host_answer(args.host, args.image, q, len(ids), args.answer)
+        n = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        same += want == got
+        agreed.append(n / max(len(want), 1))
+        rows.append((q, tok.decode(got), tok.decode(want), n, len(want)))
+    p = args.prefix
+    print(f"BENCH {p}_chat_identical_answers {same} of_{len(questions)}")
+    print(f"BENCH {p}_chat_agreed_fraction {100 * sum(agreed) / len(agreed):.1f} pct "
+          "(tokens before the first difference, of fp32's answer)")
+    if args.table:
+        with open(args.table, "w") as f:
+            f.write("| question | integer engine | fp32 | same tokens |\n|---|---|---|---|\n")
+            for q, a, b, n, total in rows:
+                cell = lambda t: t.replace("|", "\\|").replace("\n", " ").strip()
+                f.write(f"| {cell(q)} | {cell(a)} | {cell(b)} | {n} of {total} |\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("gguf")
     ap.add_argument("image")
-    ap.add_argument("--score", required=True)
-    ap.add_argument("--text", nargs="+", required=True)
+    ap.add_argument("--score")
+    ap.add_argument("--text", nargs="+")
     ap.add_argument("--seqs", type=int, default=32)
     ap.add_argument("--len", type=int, default=256)
     ap.add_argument("--prefix", default="lm_smol")
+    ap.add_argument("--host")
+    ap.add_argument("--chat")
+    ap.add_argument("--answer", type=int, default=48)
+    ap.add_argument("--table")
     args = ap.parse_args()
+    if args.chat:
+        if not args.host:
+            ap.error("--chat needs --host")
+        return chat(args)
+    if not args.score or not args.text:
+        ap.error("--score and --text are required")
     ids = gguf_tokenizer.build(args.gguf).encode(read_text(args.text)).ids
     seqs = windows(ids, args.seqs, args.len)
     top, lp = score_integer(args.score, args.image, seqs)

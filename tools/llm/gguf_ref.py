@@ -33,6 +33,14 @@ class GgufRef:
             a = dequantize(t.data, t.tensor_type).astype(np.float32)
             self.w[t.name] = a.reshape([int(x) for x in reversed(t.shape)])
         self.classifier = self.w.get("output.weight", self.w["token_embd.weight"])
+        names = field("tokenizer.ggml.tokens", [])
+        # The end of an answer: EOS, and <|endoftext|> where the vocabulary has it.
+        self.stops = {field("tokenizer.ggml.eos_token_id")} | ({names.index("<|endoftext|>")}
+                                                                if "<|endoftext|>" in names else set())
+        template = field("tokenizer.chat_template", "")
+        start = template.find("<|im_start|>system\n")
+        self.chat_system = (template[start + len("<|im_start|>system\n"):template.find("<|im_end|>", start)]
+                            if start >= 0 else "")
 
     def rms(self, x, gain):
         return x / np.sqrt((x * x).mean(-1, keepdims=True) + self.eps) * gain

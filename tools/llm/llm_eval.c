@@ -114,7 +114,7 @@ static int agreement(ref_model_t *ref, const llm_model_t *model, int seqs, int l
     return 2;
   }
   llm_state_t state;
-  llm_state_init(&state, model, malloc(llm_state_bytes(model)));
+  llm_state_init(&state, model, malloc(llm_state_bytes(model, 1)), 1);
   double *lp = malloc(sizeof(double) * (size_t)model->vocab_size);
   long *seq_agree = calloc((size_t)seqs, sizeof(long)), *seq_total = calloc((size_t)seqs, sizeof(long));
   long agree = 0, total = 0;
@@ -203,7 +203,7 @@ static int retrieval_tasks(ref_model_t *ref, const llm_model_t *model, const cha
   task.tokens = malloc(sizeof(int) * (size_t)model->seq_len);
   unsigned char *wrong = malloc((size_t)model->seq_len);
   llm_state_t state;
-  llm_state_init(&state, model, malloc(llm_state_bytes(model)));
+  llm_state_init(&state, model, malloc(llm_state_bytes(model, 1)), 1);
   kind_stats_t kinds[MAX_KINDS];
   int n_kinds = 0, line = 0, got;
   while ((got = task_file_next(f, path, &line, &task, model->seq_len, model->vocab_size)) == 1) {

@@ -1,7 +1,8 @@
 /* llm_host: the firmware's integer inference, built for the host.
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
                    [-i prompt] [--ids] [--encode] [--kv unicaim [--top-k K] [--ideal | --digital]]
-                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N]
+                   [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N] [--batch N]
+                   [--time] [--portable] [--chat]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
    test compares against); --encode prints only the prompt's tokens that
    way. --kv unicaim attends through the UniCAIM golden
@@ -10,13 +11,22 @@
    --slices its cells per key component (a simulator built with that DIM).
    --policy is the console's "policy NAME BUDGET [KEY=VALUE...]" with
    colons for spaces (policy_spec.h); a refused one is named with the
-   reason. */
+   reason. --batch N reads the prompt N tokens a pass (the same tokens, but
+   with the array's read noise, whose draws follow the order of searches).
+   --time prints the prefill's and the decode's wall time; --portable runs
+   the portable kernels instead of the host's vectorized ones (the same
+   results, host_kernels.c). --chat puts the prompt in the model's chat
+   template (chat.h) as the user's turn; the answer is the assistant's. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "chat.h"
 #include "generate.h"
 #include "host_file.h"
+#include "host_kernels.h"
 #include "llm_model.h"
 #include "kv_policy.h"
 #include "policy_spec.h"
@@ -42,6 +52,13 @@ static int emit(int token, const char *text, void *ctx) {
   return 0;
 }
 
+/* The state's clock in --time runs: wall nanoseconds. */
+static uint64_t wall_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static int32_t q16(const char *s) { return (int32_t)(atof(s) * 65536.0 + 0.5); }
 
 int main(int argc, char **argv) {
@@ -49,7 +66,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: llm_host MODEL.ucm [-n steps] [-t temp] [-p topp] [-s seed] [-i prompt] [--ids]\n");
     return 2;
   }
-  int steps = 256, ids = 0, encode_only = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1;
+  int steps = 256, ids = 0, encode_only = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1, batch = 1;
+  int timing = 0, portable = 0, chat = 0;
   kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
   kv_policy_t policy;
@@ -58,6 +76,9 @@ int main(int argc, char **argv) {
   const char *prompt = "";
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--ids")) ids = 1;
+    else if (!strcmp(argv[i], "--time")) timing = 1;
+    else if (!strcmp(argv[i], "--chat")) chat = 1;
+    else if (!strcmp(argv[i], "--portable")) portable = 1;
     else if (!strcmp(argv[i], "--encode")) encode_only = 1;
     else if (i + 1 < argc && !strcmp(argv[i], "-n")) steps = atoi(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "-t")) temperature = q16(argv[++i]);
@@ -72,11 +93,13 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "--policy")) policy_spec = argv[++i];
     else if (i + 1 < argc && !strcmp(argv[i], "--sigma")) sigma = atoi(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "--slices")) slices = atoi(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "--batch")) batch = atoi(argv[++i]);
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
     }
   }
+  if (!portable) host_kernels_install();
   size_t len;
   void *image = host_read_file(argv[1], &len);
   if (!image) {
@@ -89,14 +112,18 @@ int main(int argc, char **argv) {
     fprintf(stderr, "llm_host: %s: %s\n", argv[1], error);
     return 2;
   }
+  if (batch < 1 || batch > LLM_MAX_BATCH) {
+    fprintf(stderr, "llm_host: --batch takes 1 to %d\n", LLM_MAX_BATCH);
+    return 2;
+  }
   if (slices < 1 || slices > KV_SLICES_MAX) {
     fprintf(stderr, "llm_host: --slices takes 1 to %d\n", KV_SLICES_MAX);
     return 2;
   }
   if (steps <= 0 || steps > model.seq_len) steps = model.seq_len;
-  void *arena = malloc(llm_state_bytes(&model));
+  void *arena = malloc(llm_state_bytes(&model, batch));
   llm_state_t state;
-  llm_state_init(&state, &model, arena);
+  llm_state_init(&state, &model, arena, batch);
   /* The simulator's array (arrays.toml [sim]), shaped for this model. */
   ucm_geom_t geom = UCM_ARRAY_SIM;
   geom.banks = (uint32_t)(model.n_layers * model.n_kv_heads);
@@ -130,6 +157,15 @@ int main(int argc, char **argv) {
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, temperature, topp, seed, probs, order);
 
+  if (chat) { /* the prompt as a user's turn of the model's chat template */
+    size_t size = strlen(prompt) + 4096;
+    char *text = malloc(size);
+    if (llm_chat_prompt(&model, prompt, text, size) < 0) {
+      fprintf(stderr, "llm_host: --chat: this model has no chat template\n");
+      return 2;
+    }
+    prompt = text;
+  }
   /* The encoder starts from one token per byte, then merges. */
   size_t room = strlen(prompt) + 2;
   int *tokens = malloc(sizeof(int) * room);
@@ -157,6 +193,7 @@ int main(int argc, char **argv) {
   static emit_ctx_t ctx;
   ctx.ids = ids;
   llm_gen_stats_t stats;
+  if (timing) state.clock = wall_ns;
   llm_generate(&state, &sampler, tokens, n, steps, emit, &ctx, &stats);
   if (state.kv.error) {
     fprintf(stderr, "llm_host: array: %s\n", ucm_strerror(state.kv.error));
@@ -167,5 +204,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < ctx.count; i++) printf(" %d", ctx.tokens[i]);
   }
   printf("\n");
+  if (timing)
+    printf("TIME prefill %d tokens %.3f s, decode %d tokens %.3f s\n", n - 1, stats.prefill_cycles / 1e9,
+           stats.generated, stats.decode_cycles / 1e9);
   return 0;
 }

@@ -157,7 +157,7 @@ static void item_init(item_t *it, const kv_policy_ops_t *ops, const char *base, 
 }
 
 static int runner_init(runner_t *r, const llm_model_t *m) {
-  llm_state_init(&r->state, m, malloc(llm_state_bytes(m)));
+  llm_state_init(&r->state, m, malloc(llm_state_bytes(m, 1)), 1);
   r->m = m;
   ucm_geom_t geom = UCM_ARRAY_SIM; /* the simulator's device, in this model's shape and the run's cells */
   geom.banks = (uint32_t)(m->n_layers * m->n_kv_heads);

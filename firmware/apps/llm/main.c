@@ -34,6 +34,9 @@
 #ifndef LLM_MAX_CONTEXT
 #define LLM_MAX_CONTEXT 0
 #endif
+#ifndef LLM_BATCH
+#define LLM_BATCH 1 /* prompt tokens a forward pass reads (the state grows with it) */
+#endif
 #ifndef LLM_MAX_PIECE
 #define LLM_MAX_PIECE 64 /* the longest tokenizer piece the console encodes with */
 #endif
@@ -489,9 +492,9 @@ int main(void) {
     return 3;
   }
   if (LLM_MAX_CONTEXT && model.seq_len > LLM_MAX_CONTEXT) model.seq_len = LLM_MAX_CONTEXT;
-  if (llm_state_bytes(&model) > sizeof arena || model.vocab_size > LLM_MAX_VOCAB) {
+  if (llm_state_bytes(&model, LLM_BATCH) > sizeof arena || model.vocab_size > LLM_MAX_VOCAB) {
     printf("error: the model needs %lu bytes of state; this build has %lu\n",
-           (unsigned long)llm_state_bytes(&model), (unsigned long)sizeof arena);
+           (unsigned long)llm_state_bytes(&model, LLM_BATCH), (unsigned long)sizeof arena);
     return 3;
   }
   if (llm_encode_work_bytes(&model, sizeof prompt_text - 1) > sizeof scratch.encoder) {
@@ -499,7 +502,7 @@ int main(void) {
            model.max_token_length, LLM_MAX_PIECE);
     return 3;
   }
-  llm_state_init(&state, &model, arena);
+  llm_state_init(&state, &model, arena, LLM_BATCH);
   state.clock = read_cycle;
   const ucm_geom_t *g = &array.geom;
   array_ok = ucm_open_mmio(&array) == UCM_OK && kv_block_slices(g, model.n_layers, model.n_kv_heads, model.head_size) > 0;

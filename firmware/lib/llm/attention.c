@@ -1,11 +1,15 @@
 #include "attention.h"
 
 #include "llm_dot.h"
+#include "llm_kernels.h"
+
+const llm_kernels_t *llm_kernels;
 
 /* dots[t] = q . k_t for COUNT keys STRIDE elements apart (head size HS, a
    multiple of 8): eight query values (two words) stay in registers while
    the keys stream past, four key elements a packed dot-product pair. */
 void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs) {
+  if (llm_kernels && llm_kernels->attn_dots && !llm_kernels->attn_dots(dots, q, keys, stride, count, hs)) return;
   for (int c = 0; c < hs; c += 8) {
     const uint32_t q03 = llm_word(q + c), q47 = llm_word(q + c + 4);
     const int16_t *k = keys + c;
@@ -123,6 +127,9 @@ void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t
 /* Head size 8 (stories260K) compiles to one pass without the tests. */
 void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
                   const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs) {
+  if (llm_kernels && llm_kernels->attn_scores2 &&
+      !llm_kernels->attn_scores2(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, hs))
+    return;
   if (hs == 8)
     dots2_body(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, 8);
   else
@@ -131,6 +138,9 @@ void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                       const uint16_t *rows, int count, int hs, int shift) {
+  if (llm_kernels && llm_kernels->attn_values_rows &&
+      !llm_kernels->attn_values_rows(out, w, values, stride, rows, count, hs, shift))
+    return;
   values_sum(out, w, values, stride, rows, 1, count, hs, shift);
 }
 

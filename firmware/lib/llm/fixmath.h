@@ -74,6 +74,16 @@ int32_t fx_silu(int32_t x);
    (64-bit division is a slow library call on RV32). */
 static inline uint32_t fx_recip32(uint32_t d) { return 0xFFFFFFFFu / d; }
 
+/* round(ACC * XS / 2^SHIFT) for 32 < SHIFT < 64, exactly, from 64-bit
+   pieces (the product needs up to 96 bits): the low word's product goes
+   in with its high part, the rounding half above the discarded 32 bits. */
+static inline int32_t llm_mul_round_shift(int64_t acc, int32_t xs, int shift) {
+  int64_t hi = (acc >> 32) * xs;                                  /* times 2^32 */
+  int64_t lo = (int64_t)(uint32_t)acc * xs;
+  int64_t sum = hi + (lo >> 32) + ((int64_t)1 << (shift - 33));  /* in units of 2^32 */
+  return (int32_t)(sum >> (shift - 32));
+}
+
 /* (a * b) >> shift with rounding, through 64 bits. */
 static inline int32_t fx_mul_shift(int32_t a, int32_t b, int shift) {
   int64_t p = (int64_t)a * b;

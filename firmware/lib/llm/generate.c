@@ -13,20 +13,32 @@ int llm_generate(llm_state_t *s, llm_sampler_t *sampler, const int *prompt, int 
     if (prompt[i] < 0 || prompt[i] >= m->vocab_size) return -1;
   }
   kv_begin(&s->kv, n_prompt);
-  int token = prompt[0];
   char piece[LLM_DECODE_BYTES];
-  for (int pos = 0; pos < steps; pos++) {
+  /* Prefill: the prompt but its last token, up to the state's batch a
+     pass, echoed as it goes. */
+  int pos = 0;
+  while (pos + 1 < n_prompt) {
+    int count = n_prompt - 1 - pos < s->batch ? n_prompt - 1 - pos : s->batch;
     uint64_t t0 = s->clock ? s->clock() : 0;
-    const int32_t *logits = llm_forward(s, token, pos);
-    int next = pos + 1 < n_prompt ? prompt[pos + 1] : llm_sample(sampler, logits);
-    uint64_t dt = s->clock ? s->clock() - t0 : 0;
-    if (pos + 1 < n_prompt) {
-      stats->prefill_cycles += dt;
-    } else {
-      stats->decode_cycles += dt;
-      stats->generated++;
+    llm_forward_batch(s, prompt + pos, count, pos, 0);
+    stats->prefill_cycles += s->clock ? s->clock() - t0 : 0;
+    for (int i = pos; i < pos + count; i++) {
+      if (emit(prompt[i + 1], llm_decode(m, prompt[i], prompt[i + 1], piece), ctx)) {
+        stats->stopped = 1;
+        return 0;
+      }
     }
-    if (pos + 1 >= n_prompt && llm_is_stop(m, next)) break; /* a prompt may hold stop tokens (a chat's turns) */
+    pos += count;
+  }
+  /* Decode: from the prompt's last token, one position a pass. A prompt may
+     hold stop tokens (a chat's turns); a generated one ends the text. */
+  int token = prompt[n_prompt - 1];
+  for (; pos < steps; pos++) {
+    uint64_t t0 = s->clock ? s->clock() : 0;
+    int next = llm_sample(sampler, llm_forward(s, token, pos));
+    stats->decode_cycles += s->clock ? s->clock() - t0 : 0;
+    stats->generated++;
+    if (llm_is_stop(m, next)) break;
     if (emit(next, llm_decode(m, token, next, piece), ctx)) {
       stats->stopped = 1;
       break;

@@ -4,6 +4,7 @@
 
 #include "fixmath.h"
 #include "llm_dot.h"
+#include "llm_kernels.h"
 
 /* ---------------------------------------------------------------- arena */
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
@@ -11,38 +12,40 @@ static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
 /* The state's buffers carved from ARENA, or only counted when ARENA is NULL:
    the one description of the layout, which llm_state_bytes and
    llm_state_init both run. Returns the bytes it takes. */
-static size_t layout(llm_state_t *s, const llm_model_t *m, uint8_t *arena) {
+static size_t layout(llm_state_t *s, const llm_model_t *m, int batch, uint8_t *arena) {
+  const size_t b = (size_t)batch, widest = (size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim);
   size_t at = 0;
 #define CARVE(field, type, count)                                   \
   s->field = arena ? (type *)(void *)(arena + at) : NULL;           \
   at += align4(sizeof(type) * (size_t)(count))
-  CARVE(x, int32_t, m->dim);
-  CARVE(xb, int32_t, m->dim);
-  CARVE(xb2, int32_t, m->dim);
-  CARVE(hb, int32_t, m->hidden_dim);
-  CARVE(hb2, int32_t, m->hidden_dim);
-  CARVE(q, int32_t, m->dim);
-  CARVE(k, int32_t, m->kv_dim);
-  CARVE(v, int32_t, m->kv_dim);
+  CARVE(x, int32_t, b * (size_t)m->dim);
+  CARVE(xb, int32_t, b * (size_t)m->dim);
+  CARVE(xb2, int32_t, b * (size_t)m->dim);
+  CARVE(hb, int32_t, b * (size_t)m->hidden_dim);
+  CARVE(hb2, int32_t, b * (size_t)m->hidden_dim);
+  CARVE(q, int32_t, b * (size_t)m->dim);
+  CARVE(k, int32_t, b * (size_t)m->kv_dim);
+  CARVE(v, int32_t, b * (size_t)m->kv_dim);
   CARVE(att, int32_t, (size_t)m->n_heads * (size_t)m->seq_len);
-  CARVE(logits, int32_t, m->vocab_size);
-  CARVE(xq8, int8_t, align4((size_t)m->dim)); /* matmul reads 4 at a time */
-  CARVE(xq16, int16_t, align4((size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim)));
-  CARVE(xsum, int32_t, (m->dim > m->hidden_dim ? m->dim : m->hidden_dim) / LLM_GROUP);
+  CARVE(logits, int32_t, b * (size_t)m->vocab_size);
+  CARVE(xq8, int8_t, b * align4((size_t)m->dim)); /* matmul reads 4 at a time */
+  CARVE(xq16, int16_t, b * align4(widest));
+  CARVE(xsum, int32_t, b * (widest / LLM_GROUP));
 #undef CARVE
   if (arena) kv_init(&s->kv, m->n_layers, m->n_kv_heads, m->head_size, m->seq_len, s->att, arena + at);
   return at + kv_bytes(m->n_layers, m->n_kv_heads, m->head_size, m->seq_len);
 }
 
-size_t llm_state_bytes(const llm_model_t *m) {
+size_t llm_state_bytes(const llm_model_t *m, int batch) {
   llm_state_t counted;
-  return layout(&counted, m, NULL);
+  return layout(&counted, m, batch, NULL);
 }
 
-void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena) {
+void llm_state_init(llm_state_t *s, const llm_model_t *m, void *arena, int batch) {
   memset(s, 0, sizeof *s);
   s->model = m;
-  layout(s, m, arena);
+  s->batch = batch;
+  layout(s, m, batch, arena);
 }
 
 /* ---------------------------------------------------------------- pieces */
@@ -178,62 +181,84 @@ static void matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32
   matmul(out, w, xq, 2, xs, out_shift);
 }
 
-/* round(ACC * XS / 2^SHIFT) for 32 < SHIFT < 64, exactly, from 64-bit
-   pieces (the product needs up to 96 bits): the low word's product goes
-   in with its high part, the rounding half above the discarded 32 bits. */
-static int32_t mul_round_shift(int64_t acc, int32_t xs, int shift) {
-  int64_t hi = (acc >> 32) * xs;                                   /* times 2^32 */
-  int64_t lo = (int64_t)(uint32_t)acc * xs;
-  int64_t sum = hi + (lo >> 32) + ((int64_t)1 << (shift - 33));   /* in units of 2^32 */
-  return (int32_t)(sum >> (shift - 32));
-}
-
-/* The same for a grouped W (int16 inputs only): per group of LLM_GROUP
-   columns a row's dot product with the codes, times the group's scale,
-   plus the group's offset times the sum XSUM of the group's inputs; summed
-   in int64 (Q24 scales times 24-bit dots), scaled once per row. */
-static void matmul_grouped(int32_t *out, const llm_qmat_t *w, const int16_t *xq, const int32_t *xsum, int32_t xs,
+/* The same for a grouped W (int16 inputs only) and N inputs at once: per
+   group of LLM_GROUP columns a row's dot product with the codes, times the
+   group's scale, plus the group's offset times the sum XSUM of the group's
+   inputs; summed in int64 (Q24 scales times 24-bit dots), scaled once per
+   row. The tile's codes of a group are read for each input in turn, from
+   the cache after the first: external memory is read once per N tokens.
+   Input b is at xq + b * X_STRIDE (xsum + b * SUM_STRIDE), its output at
+   out + b * OUT_STRIDE. */
+static void matmul_grouped(int32_t *out, size_t out_stride, const llm_qmat_t *w, const int16_t *xq,
+                           size_t x_stride, const int32_t *xsum, size_t sum_stride, const int32_t *xs, int n,
                            int out_shift) {
+  if (llm_kernels && llm_kernels->matmul_grouped &&
+      !llm_kernels->matmul_grouped(out, out_stride, w, xq, x_stride, xsum, sum_stride, xs, n, out_shift))
+    return;
   const int groups = w->cols / LLM_GROUP;
   const int8_t *wp = w->q;
   const int32_t *sp = w->scale;
   for (int g = 0; g < w->rows; g += 4) {
-    int64_t acc[4] = {0, 0, 0, 0};
-    const int16_t *x = xq;
-    for (int j = 0; j < groups; j++, sp += 8) {
-      int32_t dot[4] = {0, 0, 0, 0};
-      for (int b = 0; b < LLM_GROUP / 4; b++, wp += 16, x += 4) {
-        const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
-        for (int k = 0; k < 4; k++) dot[k] = llm_dothi(llm_dotlo(dot[k], llm_word(wp + 4 * k), x0), llm_word(wp + 4 * k), x1);
+    int64_t acc[LLM_MAX_BATCH][4];
+    memset(acc, 0, sizeof acc);
+    for (int j = 0; j < groups; j++, sp += 8, wp += 4 * LLM_GROUP) {
+      for (int b = 0; b < n; b++) {
+        const int16_t *x = xq + (size_t)b * x_stride + (size_t)j * LLM_GROUP;
+        const int8_t *c = wp;
+        int32_t dot[4] = {0, 0, 0, 0};
+        for (int blk = 0; blk < LLM_GROUP / 4; blk++, c += 16, x += 4) {
+          const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
+          for (int k = 0; k < 4; k++) dot[k] = llm_dothi(llm_dotlo(dot[k], llm_word(c + 4 * k), x0), llm_word(c + 4 * k), x1);
+        }
+        const int32_t sum = xsum[(size_t)b * sum_stride + (size_t)j];
+        for (int k = 0; k < 4; k++) acc[b][k] += (int64_t)sp[2 * k] * dot[k] + (int64_t)sp[2 * k + 1] * sum;
       }
-      for (int k = 0; k < 4; k++) acc[k] += (int64_t)sp[2 * k] * dot[k] + (int64_t)sp[2 * k + 1] * xsum[j];
     }
     /* acc is Q24 in the inputs' units; times xs (Q30) to Q(16 - out_shift). */
-    for (int k = 0; k < 4 && g + k < w->rows; k++) out[g + k] = mul_round_shift(acc[k], xs, 38 + out_shift);
+    for (int b = 0; b < n; b++)
+      for (int k = 0; k < 4 && g + k < w->rows; k++)
+        out[(size_t)b * out_stride + (size_t)(g + k)] = llm_mul_round_shift(acc[b][k], xs[b], 38 + out_shift);
   }
 }
 
-/* A matrix input (bit WHICH of input16): quantised to int8 or int16 (and,
-   for grouped weights, summed per group); returns its scale. */
-static int32_t prepare_input(llm_state_t *s, unsigned which, const int32_t *x, int n) {
+/* The matrix inputs of the batch: vector b of X (STRIDE apart, N long),
+   quantised by bit WHICH of input16 to int8 or int16 (and, for grouped
+   weights, summed per group), its scale in XS[b]. */
+static void prepare_inputs(llm_state_t *s, unsigned which, const int32_t *x, size_t stride, int n, int count,
+                           int32_t *xs) {
   const llm_model_t *m = s->model;
-  if (!(m->input16 & which)) return quantize_input8(s->xq8, x, n);
-  int32_t xs = quantize_input16(s->xq16, x, n);
-  if (m->embed.group)
-    for (int j = 0; j < n / LLM_GROUP; j++) {
-      int32_t sum = 0;
-      for (int i = 0; i < LLM_GROUP; i++) sum += s->xq16[j * LLM_GROUP + i];
-      s->xsum[j] = sum;
+  const size_t q8 = align4((size_t)m->dim), q16 = align4((size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim));
+  for (int b = 0; b < count; b++) {
+    const int32_t *v = x + (size_t)b * stride;
+    if (!(m->input16 & which)) {
+      xs[b] = quantize_input8(s->xq8 + (size_t)b * q8, v, n);
+      continue;
     }
-  return xs;
+    int16_t *q = s->xq16 + (size_t)b * q16;
+    xs[b] = quantize_input16(q, v, n);
+    if (m->embed.group)
+      for (int j = 0; j < n / LLM_GROUP; j++) {
+        int32_t sum = 0;
+        for (int i = 0; i < LLM_GROUP; i++) sum += q[j * LLM_GROUP + i];
+        s->xsum[(size_t)b * (q16 / LLM_GROUP) + (size_t)j] = sum;
+      }
+  }
 }
 
-/* out = W x for the input prepare_input made (bit WHICH), Q(16 - OUT_SHIFT). */
-static void matmul_input(llm_state_t *s, int32_t *out, const llm_qmat_t *w, unsigned which, int32_t xs,
-                         int out_shift) {
-  if (w->group) matmul_grouped(out, w, s->xq16, s->xsum, xs, out_shift);
-  else if (s->model->input16 & which) matmul16(out, w, s->xq16, xs, out_shift);
-  else matmul8(out, w, s->xq8, xs, out_shift);
+/* OUT (vector b at out + b * STRIDE) = W x_b for the inputs prepare_inputs
+   made (bit WHICH), Q(16 - OUT_SHIFT). */
+static void matmul_inputs(llm_state_t *s, int32_t *out, size_t stride, const llm_qmat_t *w, unsigned which,
+                          const int32_t *xs, int count, int out_shift) {
+  const llm_model_t *m = s->model;
+  const size_t q8 = align4((size_t)m->dim), q16 = align4((size_t)(m->dim > m->hidden_dim ? m->dim : m->hidden_dim));
+  if (w->group) {
+    matmul_grouped(out, stride, w, s->xq16, q16, s->xsum, q16 / LLM_GROUP, xs, count, out_shift);
+    return;
+  }
+  for (int b = 0; b < count; b++) {
+    if (m->input16 & which) matmul16(out + (size_t)b * stride, w, s->xq16 + (size_t)b * q16, xs[b], out_shift);
+    else matmul8(out + (size_t)b * stride, w, s->xq8 + (size_t)b * q8, xs[b], out_shift);
+  }
 }
 
 static void rope(int32_t *v, int n, int head_size, const int16_t *cos_row, const int16_t *sin_row) {
@@ -258,86 +283,104 @@ static void embed(const llm_model_t *m, int32_t *x, int token) {
   }
 }
 
-const int32_t *llm_forward(llm_state_t *s, int token, int pos) {
+/* Attention of the batch's token B (position POS): its key and value
+   appended to the cache, its query heads over the cached positions. */
+static void attend(llm_state_t *s, int l, int b, int pos, int32_t inv_sqrt_hs) {
   const llm_model_t *m = s->model;
-  const int dim = m->dim, kv_dim = m->kv_dim, hs = m->head_size, hidden = m->hidden_dim;
-  const int kv_mul = m->n_heads / m->n_kv_heads, rs = m->residual_shift;
+  const int hs = m->head_size, kv_mul = m->n_heads / m->n_kv_heads;
+  const int32_t *q = s->q + (size_t)b * (size_t)m->dim, *k = s->k + (size_t)b * (size_t)m->kv_dim;
+  const int32_t *v = s->v + (size_t)b * (size_t)m->kv_dim;
+  int32_t *out = s->xb + (size_t)b * (size_t)m->dim;
+  /* Append this position's key (12-bit) and value (int8) per kv head. */
+  for (int h = 0; h < m->n_kv_heads; h++) {
+    int16_t kq[LLM_MAX_HEAD_SIZE];
+    int8_t vq[LLM_MAX_HEAD_SIZE];
+    int32_t ks = quantize(kq, 2, k + h * hs, hs, KV_KEY_MAX, 8);
+    int32_t vs = quantize8(vq, v + h * hs, hs, 8);
+    kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
+  }
+  /* Query heads two at a time where they share a kv head (heads h, h+1..
+     use kv head h / kv_mul). */
+  for (int kvh = 0; kvh < m->n_kv_heads; kvh++) {
+    for (int h = kvh * kv_mul; h < (kvh + 1) * kv_mul;) {
+      int pair = (h + 1 < (kvh + 1) * kv_mul) ? 2 : 1;
+      _Alignas(4) int8_t qq[2][LLM_MAX_HEAD_SIZE]; /* read a word at a time */
+      int32_t head_factor[2];
+      for (int j = 0; j < pair; j++) {
+        int32_t qs = quantize8(qq[j], q + (h + j) * hs, hs, 8);
+        /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
+        head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
+      }
+      const int8_t *queries[2] = {qq[0], qq[1]};
+      int32_t *outs[2] = {out + h * hs, out + (h + 1) * hs};
+      kv_attend(&s->kv, l, kvh, pos, pair, queries, head_factor, outs);
+      h += pair;
+    }
+  }
+}
+
+const int32_t *llm_forward_batch(llm_state_t *s, const int *tokens, int n, int pos, int all_logits) {
+  const llm_model_t *m = s->model;
+  const int dim = m->dim, kv_dim = m->kv_dim, hs = m->head_size, hidden = m->hidden_dim, rs = m->residual_shift;
+  const size_t d = (size_t)dim, kd = (size_t)kv_dim, hd = (size_t)hidden;
+  int32_t xs[LLM_MAX_BATCH];
   uint64_t mark = s->clock ? s->clock() : 0;
 
-  embed(m, s->x, token);
+  for (int b = 0; b < n; b++) embed(m, s->x + b * d, tokens[b]);
 
   /* 1/sqrt(head_size) in Q16. */
   const int32_t inv_sqrt_hs = (int32_t)(((int64_t)1 << 32) / fx_isqrt64((uint64_t)hs << 32));
-  const int16_t *cos_row = m->rope_cos + (size_t)pos * (size_t)(hs / 2);
-  const int16_t *sin_row = m->rope_sin + (size_t)pos * (size_t)(hs / 2);
 
   for (int l = 0; l < m->n_layers; l++) {
     const llm_layer_t *L = &m->layers[l];
 
-    rmsnorm(s->xb, s->x, L->rms_att, dim, m->norm_eps, rs);
-    int32_t xs = prepare_input(s, LLM_IN16_QKV, s->xb, dim);
+    for (int b = 0; b < n; b++) rmsnorm(s->xb + b * d, s->x + b * d, L->rms_att, dim, m->norm_eps, rs);
+    prepare_inputs(s, LLM_IN16_QKV, s->xb, d, dim, n, xs);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul_input(s, s->q, &L->wq, LLM_IN16_QKV, xs, 0);
-    matmul_input(s, s->k, &L->wk, LLM_IN16_QKV, xs, 0);
-    matmul_input(s, s->v, &L->wv, LLM_IN16_QKV, xs, 0);
+    matmul_inputs(s, s->q, d, &L->wq, LLM_IN16_QKV, xs, n, 0);
+    matmul_inputs(s, s->k, kd, &L->wk, LLM_IN16_QKV, xs, n, 0);
+    matmul_inputs(s, s->v, kd, &L->wv, LLM_IN16_QKV, xs, n, 0);
     phase(s, LLM_PHASE_MATMUL, &mark);
-    rope(s->q, dim, hs, cos_row, sin_row);
-    rope(s->k, kv_dim, hs, cos_row, sin_row);
-
-    /* Append this position's key (12-bit) and value (int8) per kv head. */
-    for (int h = 0; h < m->n_kv_heads; h++) {
-      int16_t kq[LLM_MAX_HEAD_SIZE];
-      int8_t vq[LLM_MAX_HEAD_SIZE];
-      int32_t ks = quantize(kq, 2, s->k + h * hs, hs, KV_KEY_MAX, 8);
-      int32_t vs = quantize8(vq, s->v + h * hs, hs, 8);
-      kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
+    for (int b = 0; b < n; b++) {
+      const int16_t *cos_row = m->rope_cos + (size_t)(pos + b) * (size_t)(hs / 2);
+      const int16_t *sin_row = m->rope_sin + (size_t)(pos + b) * (size_t)(hs / 2);
+      rope(s->q + b * d, dim, hs, cos_row, sin_row);
+      rope(s->k + b * kd, kv_dim, hs, cos_row, sin_row);
     }
-
-    /* Attention through the KV cache, query heads two at a time where they
-       share a kv head (heads h, h+1.. use kv head h / kv_mul). */
-    for (int kvh = 0; kvh < m->n_kv_heads; kvh++) {
-      for (int h = kvh * kv_mul; h < (kvh + 1) * kv_mul;) {
-        int pair = (h + 1 < (kvh + 1) * kv_mul) ? 2 : 1;
-        _Alignas(4) int8_t qq[2][LLM_MAX_HEAD_SIZE]; /* read a word at a time */
-        int32_t head_factor[2];
-        for (int j = 0; j < pair; j++) {
-          int32_t qs = quantize8(qq[j], s->q + (h + j) * hs, hs, 8);
-          /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
-          head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
-        }
-        const int8_t *queries[2] = {qq[0], qq[1]};
-        int32_t *outs[2] = {s->xb + h * hs, s->xb + (h + 1) * hs};
-        kv_attend(&s->kv, l, kvh, pos, pair, queries, head_factor, outs);
-        h += pair;
-      }
-    }
+    /* Position by position, as one token at a time would: each (layer, kv
+       head)'s cache sees the same stores and queries in the same order. */
+    for (int b = 0; b < n; b++) attend(s, l, b, pos + b, inv_sqrt_hs);
     phase(s, LLM_PHASE_ATTENTION, &mark);
 
-    xs = prepare_input(s, LLM_IN16_WO, s->xb, dim);
+    prepare_inputs(s, LLM_IN16_WO, s->xb, d, dim, n, xs);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul_input(s, s->xb2, &L->wo, LLM_IN16_WO, xs, rs);
+    matmul_inputs(s, s->xb2, d, &L->wo, LLM_IN16_WO, xs, n, rs);
     phase(s, LLM_PHASE_MATMUL, &mark);
-    for (int i = 0; i < dim; i++) s->x[i] += s->xb2[i];
+    for (size_t i = 0; i < (size_t)n * d; i++) s->x[i] += s->xb2[i];
 
     /* Feed-forward: w2(silu(w1 x) * w3 x). */
-    rmsnorm(s->xb, s->x, L->rms_ffn, dim, m->norm_eps, rs);
-    xs = prepare_input(s, LLM_IN16_W13, s->xb, dim);
+    for (int b = 0; b < n; b++) rmsnorm(s->xb + b * d, s->x + b * d, L->rms_ffn, dim, m->norm_eps, rs);
+    prepare_inputs(s, LLM_IN16_W13, s->xb, d, dim, n, xs);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul_input(s, s->hb, &L->w1, LLM_IN16_W13, xs, 0);
-    matmul_input(s, s->hb2, &L->w3, LLM_IN16_W13, xs, 0);
+    matmul_inputs(s, s->hb, hd, &L->w1, LLM_IN16_W13, xs, n, 0);
+    matmul_inputs(s, s->hb2, hd, &L->w3, LLM_IN16_W13, xs, n, 0);
     phase(s, LLM_PHASE_MATMUL, &mark);
-    for (int i = 0; i < hidden; i++) s->hb[i] = fx_mul_shift(fx_silu(s->hb[i]), s->hb2[i], 16);
-    xs = prepare_input(s, LLM_IN16_W2, s->hb, hidden);
+    for (size_t i = 0; i < (size_t)n * hd; i++) s->hb[i] = fx_mul_shift(fx_silu(s->hb[i]), s->hb2[i], 16);
+    prepare_inputs(s, LLM_IN16_W2, s->hb, hd, hidden, n, xs);
     phase(s, LLM_PHASE_OTHER, &mark);
-    matmul_input(s, s->xb, &L->w2, LLM_IN16_W2, xs, rs);
+    matmul_inputs(s, s->xb, d, &L->w2, LLM_IN16_W2, xs, n, rs);
     phase(s, LLM_PHASE_MATMUL, &mark);
-    for (int i = 0; i < dim; i++) s->x[i] += s->xb[i];
+    for (size_t i = 0; i < (size_t)n * d; i++) s->x[i] += s->xb[i];
   }
 
-  rmsnorm(s->xb, s->x, m->rms_final, dim, m->norm_eps, rs);
-  int32_t xs = prepare_input(s, LLM_IN16_CLASSIFIER, s->xb, dim);
+  /* The classifier for every position, or only the last. */
+  const int first = all_logits ? 0 : n - 1, count = n - first;
+  for (int b = 0; b < count; b++) rmsnorm(s->xb + b * d, s->x + (first + b) * d, m->rms_final, dim, m->norm_eps, rs);
+  prepare_inputs(s, LLM_IN16_CLASSIFIER, s->xb, d, dim, count, xs);
   phase(s, LLM_PHASE_OTHER, &mark);
-  matmul_input(s, s->logits, &m->classifier, LLM_IN16_CLASSIFIER, xs, 0);
+  matmul_inputs(s, s->logits, (size_t)m->vocab_size, &m->classifier, LLM_IN16_CLASSIFIER, xs, count, 0);
   phase(s, LLM_PHASE_MATMUL, &mark);
-  return s->logits;
+  return s->logits + (size_t)(count - 1) * (size_t)m->vocab_size;
 }
+
+const int32_t *llm_forward(llm_state_t *s, int token, int pos) { return llm_forward_batch(s, &token, 1, pos, 1); }

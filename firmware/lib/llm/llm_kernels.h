@@ -1,0 +1,30 @@
+/* Kernels a host build may replace with vectorized versions of the same
+   integer arithmetic (tools/llm/host_kernels.c), to evaluate SmolLM2 at a
+   useful speed; the firmware never sets them, and a host run without them
+   uses the portable kernels. Each replacement must give bit-identical
+   results (tests compare both), and returns 0, or nonzero for a shape it
+   does not take (the portable kernel runs then). */
+#ifndef LLM_KERNELS_H
+#define LLM_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "llm_model.h"
+
+typedef struct {
+  /* transformer.c's matmul_grouped: out_b = W x_b for N int16 inputs. */
+  int (*matmul_grouped)(int32_t *out, size_t out_stride, const llm_qmat_t *w, const int16_t *xq, size_t x_stride,
+                        const int32_t *xsum, size_t sum_stride, const int32_t *xs, int n, int out_shift);
+  /* attention.h's kernels of the same names. */
+  int (*attn_dots)(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs);
+  int (*attn_scores2)(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
+                      const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs);
+  int (*attn_values_rows)(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
+                          const uint16_t *rows, int count, int hs, int shift);
+} llm_kernels_t;
+
+/* NULL (the portable kernels) unless a host tool installed others. */
+extern const llm_kernels_t *llm_kernels;
+
+#endif
