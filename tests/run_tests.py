@@ -26,6 +26,7 @@ import llm_tests  # noqa: E402  (language model)
 import boot_tests  # noqa: E402  (bootloader)
 import ucm_tests  # noqa: E402  (UniCAIM block)
 import retrieval_tests  # noqa: E402  (retrieval model)
+import smol_tests  # noqa: E402  (SmolLM2-135M)
 
 
 _running = set()  # the commands now running (Popen objects)
@@ -119,7 +120,7 @@ def main():
               for tb in sorted(glob.glob(os.path.join(HERE, "rtl", "tb_*.sv")))]
     tests += [unit_test(os.path.join(build, "tests", "sim", os.path.basename(t)[:-4]))
               for t in sorted(glob.glob(os.path.join(HERE, "sim", "*_test.cpp")))]
-    for group in (fw_tests, llm_tests, boot_tests, ucm_tests, retrieval_tests):
+    for group in (fw_tests, llm_tests, boot_tests, ucm_tests, retrieval_tests, smol_tests):
         try:
             tests += group.collect(build, run)
         except Exception as exc:  # a group that cannot even list its tests fails as one

@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 import bpe_tables
-from image_format import (GROUP, INPUT16_ALL, Q_SCALE, BpeTokenizer, ConvertError, Grouped, Model,
+from image_format import (GROUP, INPUT16_ALL, LIMITS, Q_SCALE, BpeTokenizer, ConvertError, Grouped, Model,
                           check_config)
 
 GGUF_MAGIC = b"GGUF"
@@ -77,12 +77,22 @@ def read_config(m, context):
     if arch != "llama":
         m.refuse("general.architecture", arch, "only llama models are supported")
     a = "llama."
-    cfg = dict(dim=m.get(a + "embedding_length", "int"), hidden_dim=m.get(a + "feed_forward_length", "int"),
-               n_layers=m.get(a + "block_count", "int"), n_heads=m.get(a + "attention.head_count", "int"),
-               n_kv_heads=m.get(a + "attention.head_count_kv", "int"),
-               seq_len=m.get(a + "context_length", "int"),
-               vocab_size=len(m.get("tokenizer.ggml.tokens", "list")))
-    head = cfg["dim"] // max(cfg["n_heads"], 1)
+    keys = dict(dim=a + "embedding_length", hidden_dim=a + "feed_forward_length", n_layers=a + "block_count",
+                n_heads=a + "attention.head_count", n_kv_heads=a + "attention.head_count_kv",
+                seq_len=a + "context_length")
+    cfg = {name: m.get(key, "int") for name, key in keys.items()}
+    cfg["vocab_size"] = len(m.get("tokenizer.ggml.tokens", "list"))
+    for name, key in keys.items():
+        if not 0 < cfg[name] <= LIMITS[name]:
+            m.refuse(key, cfg[name], f"the firmware takes 1..{LIMITS[name]}")
+    if cfg["vocab_size"] > LIMITS["vocab_size"]:
+        m.refuse("tokenizer.ggml.tokens", f"{cfg['vocab_size']} tokens", f"ids are 16-bit ({LIMITS['vocab_size']})")
+    if context:
+        if context > cfg["seq_len"]:
+            raise ConvertError(f"--context {context} is above the model's {a}context_length {cfg['seq_len']}")
+        cfg["seq_len"] = context
+    check_config(cfg, m.path)
+    head = cfg["dim"] // cfg["n_heads"]
     rope_dims = m.get(a + "rope.dimension_count", "int", head)
     if rope_dims != head:
         m.refuse(a + "rope.dimension_count", rope_dims, f"the firmware rotates whole heads ({head})")
@@ -95,11 +105,6 @@ def read_config(m, context):
     declared = m.get(a + "vocab_size", "int", cfg["vocab_size"])
     if declared != cfg["vocab_size"]:
         m.refuse(a + "vocab_size", declared, f"the tokenizer has {cfg['vocab_size']} tokens")
-    if context:
-        if context > cfg["seq_len"]:
-            raise ConvertError(f"--context {context} is above the model's {a}context_length {cfg['seq_len']}")
-        cfg["seq_len"] = context
-    check_config(cfg, m.path)
     cfg.update(rope_theta=float(theta), norm_eps=float(eps), residual_shift=RESIDUAL_SHIFT, input16=INPUT16_ALL)
     return cfg
 

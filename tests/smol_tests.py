@@ -1,0 +1,162 @@
+"""SmolLM2-135M-Instruct tests (mk/smollm2.mk builds the image): the
+converter's refusals of bad GGUF files, the byte-level BPE tokenizer token
+for token against PyPI tokenizers, the host's vectorized kernels against
+the portable ones, the integer engine against the fp32 reference on a few
+windows of text, a chat answer, and bad input to the loader."""
+import os
+import re
+import struct
+import tempfile
+import zlib
+
+from registry import registry
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TOOLS = os.path.join(ROOT, "tools", "llm")
+DEV_TEXT = "/usr/share/common-licenses"
+
+# Measured on the development text (2 windows of 128 tokens): 98.05%; a
+# systematic drift of a point fails.
+SHORT_AGREEMENT_MIN = 97.0
+
+
+def collect(build, run):
+    smol = os.path.join(build, "smollm2")
+    py = os.path.join(smol, "venv", "bin", "python")
+    gguf = os.path.join(smol, "SmolLM2-135M-Instruct.Q4_1.gguf")
+    image = os.path.join(smol, "smollm2.ucm")
+    llm = os.path.join(build, "llm")
+    host, score, tokenize = (os.path.join(llm, n) for n in ("llm_host", "llm_score", "llm_tokenize"))
+    convert = os.path.join(TOOLS, "convert.py")
+    tmp = tempfile.mkdtemp(prefix="unicaim-smol-")
+    tests, add = registry("smol")
+
+    def refused(patch, want):
+        bad, out = os.path.join(tmp, f"bad_{patch[0]}.gguf"), os.path.join(tmp, f"bad_{patch[0]}.ucm")
+        rc, o, err = run([py, os.path.join(HERE, "gguf_patch.py"), gguf, bad, *patch], 120)
+        if rc:
+            return False, f"patching {patch}: {err}"
+        rc, o, err = run([py, convert, bad, "-o", out], 120)
+        ok = rc != 0 and want in err and "Traceback" not in err and not os.path.exists(out)
+        return ok, f"{patch}: rc={rc} want '{want}'\n{err.strip()[-600:]}"
+
+    def refusals(cases):
+        def check():
+            report, ok = [], True
+            for patch, want in cases:
+                good, log = refused(patch, want)
+                ok = ok and good
+                report.append(log)
+            return ok, "\n".join(report)
+        return check
+
+    add("convert-refuses-bad-metadata")(refusals([
+        (("field", "general.architecture", "gemma"), "general.architecture = 'gemma': only llama"),
+        (("field", "tokenizer.ggml.pre", "falcon"), "tokenizer.ggml.pre = 'falcon'"),
+        (("field", "llama.context_length", "100000"), "llama.context_length = 100000: the firmware takes 1..65535"),
+        (("field", "llama.block_count", "40"), "llama.block_count = 40: the firmware takes 1..32"),
+        (("field", "llama.attention.head_count", "7"), "inconsistent dimensions: dim 576, heads 7"),
+        (("field", "llama.vocab_size", "70000"), "llama.vocab_size = 70000: the tokenizer has 49152 tokens"),
+    ]))
+    add("convert-refuses-bad-tensors")(refusals([
+        (("tensor-type", "blk.0.attn_q.weight", "1"), "quantization F16 is not supported"),
+        (("nan-scale", "blk.3.ffn_up.weight"), "blk.3.ffn_up.weight has 1 non-finite block scales"),
+        (("truncate", "50000000"), "is not a readable GGUF file (truncated or corrupt?)"),
+    ]))
+
+    @add("convert-refuses-garbage-and-too-long-context")
+    def _():
+        garbage, out = os.path.join(tmp, "garbage.gguf"), os.path.join(tmp, "garbage.ucm")
+        with open(garbage, "wb") as f:
+            f.write(b"GGUF" + bytes(range(256)) * 8)
+        rc, o, err = run([py, convert, garbage, "-o", out], 60)
+        ok = rc != 0 and "not a readable GGUF" in err and "Traceback" not in err and not os.path.exists(out)
+        rc2, o2, err2 = run([py, convert, gguf, "-o", out, "--context", "9000"], 60)
+        ok = ok and rc2 != 0 and "--context 9000 is above the model's llama.context_length 8192" in err2
+        return ok and not os.path.exists(out), f"rc={rc} {err}\nrc={rc2} {err2}"
+
+    @add("tokenizer-matches-pypi-tokenizers")
+    def _():
+        rc, out, err = run([py, os.path.join(HERE, "smol_tokenizer_check.py"), gguf, image, tokenize], 600)
+        m = re.search(r"(\d+) texts, (\d+) bytes, (\d+) tokens, (\d+) differ, (\d+) round trips fail", out)
+        ok = (rc == 0 and m is not None and int(m.group(2)) >= 1 << 20 and int(m.group(4)) == 0
+              and int(m.group(5)) == 0)
+        return ok, out + err
+
+    @add("host-kernels-match-portable")
+    def _():
+        seq = os.path.join(tmp, "kernels.txt")
+        with open(seq, "w") as f:  # two sequences: text-like ids, and ids from all over the vocabulary
+            f.write(" ".join(str(t) for t in (504, 3575, 282, 4649, 314, 7042, 30, 378, 1025, 216) * 5) + "\n")
+            f.write(" ".join(str((i * 7919) % 49152) for i in range(37)) + "\n")
+        outs = []
+        for args in ([], ["--portable", "--batch", "1"], ["--batch", "5"]):
+            rc, out, err = run([score, image, seq, *args], 300)
+            outs.append(out if rc == 0 else f"rc={rc} {err}")
+        ok = outs[0].count("SCORE") == 87 and outs[0] == outs[1] == outs[2]
+        return ok, "\n".join(o[:300] for o in outs)
+
+    @add("int-vs-fp32-short")
+    def _():
+        rc, out, err = run([py, os.path.join(TOOLS, "agree_gguf.py"), gguf, image, "--score", score,
+                            "--text", DEV_TEXT, "--seqs", "2", "--len", "128", "--prefix", "short"], 600)
+        m = re.search(r"BENCH short_int8_top1_vs_fp32 ([0-9.]+)", out)
+        r = re.search(r"BENCH short_ppl_ratio_int8_vs_fp32 ([0-9.]+)", out)
+        ok = rc == 0 and m and r and float(m.group(1)) >= SHORT_AGREEMENT_MIN and 0.98 < float(r.group(1)) < 1.02
+        return ok, f"(bound {SHORT_AGREEMENT_MIN})\n{out}{err[-800:]}"
+
+    @add("chat-answer-matches-fp32")
+    def _():
+        tasks = os.path.join(tmp, "chat.txt")
+        with open(tasks, "w") as f:
+            f.write("What is the capital of France?\n")
+        table = os.path.join(tmp, "chat.md")
+        rc, out, err = run([py, os.path.join(TOOLS, "agree_gguf.py"), gguf, image, "--host", host,
+                            "--chat", tasks, "--answer", "12", "--table", table], 600)
+        text = open(table).read() if os.path.exists(table) else ""
+        ok = rc == 0 and "chat_identical_answers 1 of_1" in out and "The capital of France is Paris." in text
+        return ok, out + err[-800:] + text
+
+    def corrupt_image(name, change):
+        """The image with CHANGE(data) applied and its CRC made right again."""
+        with open(image, "rb") as f:
+            data = bytearray(f.read())
+        change(data)
+        struct.pack_into("<I", data, 16, 0)
+        struct.pack_into("<I", data, 16, zlib.crc32(bytes(data)) & 0xFFFFFFFF)
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    @add("loader-refuses-corrupt-bpe-tables")
+    def _():
+        header = struct.unpack_from("<32I", open(image, "rb").read(128))
+        tok = header[18]  # off_tokenizer (image_format.HEADER_FIELDS)
+        vocab, merges = header[10], struct.unpack_from("<I", open(image, "rb").read(tok + 8), tok + 4)[0]
+        keys = tok + 24 + 4 * (vocab + 1) + 512  # counts, piece offsets, byte map
+
+        def swap_merges(d):  # two merge keys out of order
+            a, b = struct.unpack_from("<2I", d, keys)
+            struct.pack_into("<2I", d, keys, b, a)
+
+        def bad_byte_token(d):  # byte 0x41's token beyond the vocabulary
+            struct.pack_into("<H", d, tok + 24 + 4 * (vocab + 1) + 2 * 0x41, vocab)
+        report, ok = [], merges > 2
+        for name, change in (("merges.ucm", swap_merges), ("bytes.ucm", bad_byte_token)):
+            rc, out, err = run([host, corrupt_image(name, change), "-n", "4", "-i", "x"], 120)
+            ok = ok and rc == 2 and "tokenizer is corrupt" in err
+            report.append(f"{name}: rc={rc} {err.strip()}")
+        return ok, "\n".join(report)
+
+    @add("prompt-longer-than-context-refused")
+    def _():
+        short = os.path.join(tmp, "ctx64.ucm")
+        rc, out, err = run([py, convert, gguf, "-o", short, "--context", "64"], 300)
+        if rc:
+            return False, err
+        rc, out, err = run([host, short, "-i", "word " * 100], 120)
+        return rc == 2 and "longer than the context" in err, f"rc={rc}\n{out[-300:]}{err}"
+
+    return tests
