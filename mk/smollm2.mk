@@ -79,3 +79,24 @@ $(BENCH_DIR)/smol_host.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host tools/llm/host_s
 	  --text $(SMOL_DEV_TEXT) --tokens 2048 > $@.tmp
 	mv $@.tmp $@
 	cat $@
+
+# ---------------------------------------------------------------- on the SoC
+# llm_smol.elf: the llm console with SmolLM2 -- code, stack and small
+# buffers in 128 KiB of RAM (the Arty's DDR3 build has that much), the
+# model image (170 MB) and the state (a 1024-position context, prompts
+# read 8 positions a pass: 26.9 MB) in external memory. The fast
+# simulator's sim_smol (mk/sim.mk: 256 MB on LiteDRAM's port, SmolLM2's
+# array) loads the image with the program, as after an upload.
+SMOL_FW_DEFS := -DLLM_BUFFERS_IN_EXT -DLLM_MAX_CONTEXT=1024 -DLLM_BATCH=8 -DLLM_ARENA_BYTES=26859576 \
+                -DLLM_MAX_VOCAB=49152 -DLLM_MAX_PIECE=256
+$(FW_BUILD)/obj/llm_smol_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/smollm2.mk | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(SMOL_FW_DEFS) -MMD -MP -c $< -o $@
+$(FW_BUILD)/obj/llm_smol_model.o: firmware/apps/llm/model_blob.S $(SMOL_IMAGE) | deps
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(SMOL_IMAGE))"' -c $< -o $@
+$(FW_BUILD)/llm_smol.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_smol_main.o $(FW_BUILD)/obj/llm_smol_model.o \
+                          $(FW_LDS)
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=EXT_LIMIT=256M \
+	  -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K $(filter %.o,$^) -o $@
+smollm2: $(FW_BUILD)/llm_smol.elf $(SIM_BIN_SMOL)

@@ -72,13 +72,15 @@ bool ElfImage::load(const std::string &file, const std::vector<MemRegion> &regio
       *error = "'" + file + "': " + msg;
       return false;
     }
-    for (uint32_t b = 0; b < ph.p_memsz; b++) {
-      uint32_t addr = ph.p_paddr + b;
-      uint8_t value = b < ph.p_filesz ? buf[ph.p_offset + b] : 0;
-      uint32_t &w = words_[addr & ~3u];
-      unsigned shift = 8 * (addr & 3u);
-      w = (w & ~(0xffu << shift)) | (uint32_t(value) << shift);
-    }
+    // The zero-filled rest is stored as zeros only where a segment before
+    // put bytes (a later segment wins).
+    uint32_t keep = ph.p_filesz;
+    for (const auto &seg : segments_)
+      if (seg.base < ph.p_paddr + ph.p_memsz && ph.p_paddr < seg.base + seg.bytes.size())
+        keep = ph.p_memsz;
+    Segment seg{ph.p_paddr, std::vector<uint8_t>(keep, 0)};
+    std::memcpy(seg.bytes.data(), buf.data() + ph.p_offset, ph.p_filesz);
+    segments_.push_back(std::move(seg));
   }
   entry_ = eh.e_entry;
   if (!region_of(regions, entry_, 4)) {
@@ -113,13 +115,15 @@ uint32_t ElfImage::symbol(const std::string &name) const {
 }
 
 uint32_t ElfImage::word(uint32_t addr) const {
-  auto it = words_.find(addr & ~3u);
-  return it == words_.end() ? 0 : it->second;
-}
-
-std::vector<std::pair<uint32_t, uint32_t>> ElfImage::words_in(uint32_t base, uint32_t size) const {
-  std::vector<std::pair<uint32_t, uint32_t>> out;
-  for (const auto &w : words_)
-    if (w.first >= base && w.first - base < size) out.push_back(w);
-  return out;
+  uint32_t w = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    uint32_t a = (addr & ~3u) + i;
+    for (auto seg = segments_.rbegin(); seg != segments_.rend(); ++seg) {
+      if (a >= seg->base && a - seg->base < seg->bytes.size()) {
+        w |= uint32_t(seg->bytes[a - seg->base]) << (8 * i);
+        break;
+      }
+    }
+  }
+  return w;
 }

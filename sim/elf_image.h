@@ -2,7 +2,6 @@
 #pragma once
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,11 +23,24 @@ class ElfImage {
   uint32_t symbol(const std::string &name) const;
   // Word at ADDR (zero where nothing was loaded).
   uint32_t word(uint32_t addr) const;
-  // The words loaded in [BASE, BASE + SIZE), as (address, contents).
-  std::vector<std::pair<uint32_t, uint32_t>> words_in(uint32_t base, uint32_t size) const;
+  // F(address, contents) for each word the segments' file bytes touch in
+  // [BASE, BASE + SIZE), in address order (a segment's zero-filled rest is
+  // left out: memories start zeroed).
+  template <typename F>
+  void each_word_in(uint32_t base, uint32_t size, F f) const {
+    for (const auto &seg : segments_) {
+      uint32_t lo = seg.base & ~3u, hi = seg.base + uint32_t(seg.bytes.size());
+      for (uint32_t a = lo; a < hi; a += 4)
+        if (a >= base && a - base < size) f(a, word(a));
+    }
+  }
 
  private:
+  struct Segment {
+    uint32_t base;
+    std::vector<uint8_t> bytes;  // the file's bytes; the rest of the segment reads as zero
+  };
   uint32_t entry_ = 0;
   std::map<std::string, uint32_t> symbols_;
-  std::unordered_map<uint32_t, uint32_t> words_;  // word address -> contents (looked up for every memory word)
+  std::vector<Segment> segments_;  // in file order; a later one wins where they overlap
 };

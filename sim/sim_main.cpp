@@ -13,6 +13,10 @@
 // checks the controller's timing: a broken rule ends the run with status 3
 // and the rule's name. Built with SIM_EXTERNAL_MEMORY, the cache and
 // controller driving those pins are a model of their own too (ExtMemory).
+// Built with SIM_NATIVE_DRAM (a SoC with Litedram), the external memory is
+// a functional DRAM on LiteDRAM's native port instead (NativeDram: larger
+// than an SDR SDRAM chip); what the ELF places there is in it from the
+// start, as after an upload.
 
 #include <cerrno>
 #include <ctime>
@@ -39,6 +43,9 @@
 #endif
 #ifdef SIM_EXTERNAL_MEMORY
 #include "ext_memory.h"
+#endif
+#ifdef SIM_NATIVE_DRAM
+#include "native_dram.h"
 #endif
 
 #ifndef SIM_RAM_BYTES
@@ -193,17 +200,22 @@ int main(int argc, char **argv) {
 #else
   Vsoc_top *const pins = top.get();
 #endif
-#if SIM_SDRAM_BYTES
+#ifdef SIM_NATIVE_DRAM
+  NativeDram dram(SIM_SDRAM_BYTES);
+  for (const ElfImage *image : {&g_preload, &g_image})
+    image->each_word_in(EXT_BASE, SIM_SDRAM_BYTES,
+                        [&dram](uint32_t addr, uint32_t value) { dram.poke(addr - EXT_BASE, value); });
+#elif SIM_SDRAM_BYTES
   SdramModel sdram(SIM_SDRAM_BYTES, SIM_CLK_HZ);
   // What the programs place in external memory is in the chip from the
   // start, as after an upload. The controller maps a word's offset w to
   // bank w[9:8], row w[..:10] and columns 2 w[7:0] (+1): the chip's cell
   // index (row, bank, column) is then the offset in halfwords.
   for (const ElfImage *image : {&g_preload, &g_image})
-    for (const auto &w : image->words_in(EXT_BASE, SIM_SDRAM_BYTES)) {
-      sdram.poke((w.first - EXT_BASE) / 2, uint16_t(w.second));
-      sdram.poke((w.first - EXT_BASE) / 2 + 1, uint16_t(w.second >> 16));
-    }
+    image->each_word_in(EXT_BASE, SIM_SDRAM_BYTES, [&sdram](uint32_t addr, uint32_t value) {
+      sdram.poke((addr - EXT_BASE) / 2, uint16_t(value));
+      sdram.poke((addr - EXT_BASE) / 2 + 1, uint16_t(value >> 16));
+    });
   auto sdram_pins = [pins] {
     return SdramPins{bool(pins->sdram_cke_o), bool(pins->sdram_cs_no), bool(pins->sdram_ras_no),
                      bool(pins->sdram_cas_no), bool(pins->sdram_we_no), pins->sdram_ba_o, pins->sdram_a_o,
@@ -222,11 +234,19 @@ int main(int argc, char **argv) {
   pins->sdram_dq_i = 0;
   top->clk_i = 0;
   top->rst_ni = 0;
+#ifdef SIM_NATIVE_DRAM
+  top->dram_rst_ni = 0;
+  top->dram_clk_i = 1;  // the port's side is reset by an edge of its clock too
+#endif
   top->eval();
   top->clk_i = 1;
   top->eval();
   top->clk_i = 0;
   top->rst_ni = 1;
+#ifdef SIM_NATIVE_DRAM
+  top->dram_clk_i = 0;
+  top->dram_rst_ni = 1;
+#endif
   top->eval();
 #ifdef SIM_EXTERNAL_ARRAY
   array.reset(false, false);
@@ -257,7 +277,12 @@ int main(int argc, char **argv) {
 #ifdef SIM_EXTERNAL_ARRAY
     array.rise(top.get());
 #endif
-#if SIM_SDRAM_BYTES
+#ifdef SIM_NATIVE_DRAM
+    // The port's answer for this edge, and the SoC's request as its registers show it.
+    pack_native_rsp(dram.response(), top->dram_native_i.data(), &top->dram_wb_i);
+    const NativeReq dram_req = unpack_native_req(top->dram_native_o.data(), top->dram_wb_o.data());
+    top->dram_clk_i = 1;
+#elif SIM_SDRAM_BYTES
     const bool sdram_idle = sdram.idle(cycle);
     if (!sdram_idle) pins->sdram_dq_i = sdram.dq_for(cycle);
 #endif
@@ -268,7 +293,9 @@ int main(int argc, char **argv) {
 #endif
     top->clk_i = 1;
     top->eval();
-#if SIM_SDRAM_BYTES
+#ifdef SIM_NATIVE_DRAM
+    dram.clock(cycle, dram_req);
+#elif SIM_SDRAM_BYTES
     // Most cycles the controller sends no command (a NOP, or CS high) and
     // holds CKE high: the chip model has nothing to do.
     const bool command = pins_moved && !(pins->sdram_cke_o && !pins->sdram_dq_oe_o &&
@@ -289,6 +316,9 @@ int main(int argc, char **argv) {
 #endif
     if (trace) trace->dump(2 * cycle + 1);
     top->clk_i = 0;
+#ifdef SIM_NATIVE_DRAM
+    top->dram_clk_i = 0;
+#endif
     if (trace) {
       top->eval();
       trace->dump(2 * cycle + 2);
@@ -297,6 +327,9 @@ int main(int argc, char **argv) {
       // the model again (its input logic would run a second time) its edge
       // detector -- Verilator 5's trigger state -- is told the clock is low.
       top->rootp->__Vtrigrprev__TOP__clk_i = 0;
+#ifdef SIM_NATIVE_DRAM
+      top->rootp->__Vtrigrprev__TOP__dram_clk_i = 0;
+#endif
     }
     if (profile) profile->charge(top->rootp->soc_top__DOT__u_core__DOT__ex_pc_q);
     cycle++;
@@ -345,7 +378,7 @@ int main(int argc, char **argv) {
   top->final();
   host.drain();
 
-#if SIM_SDRAM_BYTES
+#if SIM_SDRAM_BYTES && !defined(SIM_NATIVE_DRAM)
   if (sdram_broken) std::fprintf(stderr, "unicaim-sim: %s\n", sdram.error().c_str());
 #endif
   if (timed_out) {

@@ -126,8 +126,9 @@ def main():
         except Exception as exc:  # a group that cannot even list its tests fails as one
             tests.append((f"{group.__name__}/collect", lambda exc=exc: (False, f"{type(exc).__name__}: {exc}")))
     tests = [t for t in tests if args.k in t[0]]
-    # The bitstream's build is the longest: first, so the rest run beside it.
-    tests.sort(key=lambda t: not t[0].endswith("-bitstream"))
+    # The longest first, so that the rest run beside them: the bitstream's
+    # build, then SmolLM2 on the simulated SoC.
+    tests.sort(key=lambda t: (not t[0].endswith("-bitstream"), t[0] != "smol/soc-tokens-match-host"))
 
     signal.signal(signal.SIGTERM, stop)
     passed = failed = 0

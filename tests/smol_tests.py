@@ -10,6 +10,7 @@ import tempfile
 import zlib
 
 from registry import registry
+from soc_console import console_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -158,5 +159,21 @@ def collect(build, run):
             return False, err
         rc, out, err = run([host, short, "-i", "word " * 100], 120)
         return rc == 2 and "longer than the context" in err, f"rc={rc}\n{out[-300:]}{err}"
+
+    @add("soc-tokens-match-host")
+    def _():
+        # The SoC (sim_smol: the image in 256 MB of external memory) reads a
+        # one-token prompt and generates two tokens, the host's; a story
+        # without a prompt is refused (SmolLM2 does not start from BOS).
+        rc, out, err = console_session(run, build, "llm_smol.elf", "story -n 2\nstory -n 2 --ids The\nexit 0\n",
+                                       tmp, timeout=1500, sim="sim_smol")
+        m = re.search(r"^TOKENS(.*)$", out, re.M)
+        soc = m.group(1).split() if m else None
+        rc2, host_out, err2 = run([host, image, "-n", "2", "-i", "The", "--ids"], 120)
+        h = re.search(r"^TOKENS(.*)$", host_out, re.M)
+        want = h.group(1).split() if h else None
+        ok = (rc == 0 and soc is not None and soc == want and len(soc) == 2 and
+              "error: the story needs a prompt (this model does not start from BOS)" in out)
+        return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-1500:]}{err[-400:]}"
 
     return tests

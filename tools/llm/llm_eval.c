@@ -279,7 +279,7 @@ int main(int argc, char **argv) {
   }
   llm_model_t model;
   const char *error;
-  if (llm_model_open(&model, image, len, &error)) {
+  if (llm_model_open(&model, image, len, 0, &error)) {
     fprintf(stderr, "llm_eval: %s\n", error);
     return 2;
   }

@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
   }
   llm_model_t model;
   const char *error;
-  if (llm_model_open(&model, image, len, &error)) {
+  if (llm_model_open(&model, image, len, 0, &error)) {
     fprintf(stderr, "llm_host: %s: %s\n", argv[1], error);
     return 2;
   }

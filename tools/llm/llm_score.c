@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   void *image = host_read_file(argv[1], &len);
   llm_model_t model;
   const char *error;
-  if (!image || llm_model_open(&model, image, len, &error)) {
+  if (!image || llm_model_open(&model, image, len, 0, &error)) {
     fprintf(stderr, "llm_score: %s: %s\n", argv[1], image ? error : "cannot read");
     return 2;
   }

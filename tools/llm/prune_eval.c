@@ -672,7 +672,7 @@ int main(int argc, char **argv) {
   void *image = host_read_file(argv[1], &len);
   llm_model_t model;
   const char *error = "cannot read the file";
-  if (!image || llm_model_open(&model, image, len, &error)) {
+  if (!image || llm_model_open(&model, image, len, 0, &error)) {
     fprintf(stderr, "prune_eval: %s: %s\n", argv[1], error);
     return 2;
   }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chat.h"
 #include "console.h"
 #include "csr.h"
 #include "generate.h"
@@ -33,6 +34,12 @@
 #endif
 #ifndef LLM_MAX_CONTEXT
 #define LLM_MAX_CONTEXT 0
+#endif
+#ifndef LLM_EMIT_TOKENS
+#define LLM_EMIT_TOKENS 1024 /* a story's tokens kept for --ids */
+#endif
+#ifndef LLM_CRC_MAX_BYTES
+#define LLM_CRC_MAX_BYTES (16u << 20) /* images up to this size have their CRC checked at start */
 #endif
 #ifndef LLM_BATCH
 #define LLM_BATCH 1 /* prompt tokens a forward pass reads (the state grows with it) */
@@ -64,6 +71,7 @@ static union {
 } scratch BUFFER;
 static char work[512]; /* a policy's description */
 static char prompt_text[LLM_PROMPT_BYTES] BUFFER; /* gathered by `prompt add`, used by the next story */
+static char chat_text[LLM_PROMPT_BYTES] BUFFER;   /* a chat's prompt in its template */
 static size_t prompt_len;
 static int prompt_tokens[sizeof prompt_text + 2] BUFFER; /* the encoder starts from one token per byte */
 static ucm_t array;
@@ -72,15 +80,22 @@ static ucm_config_t device; /* the array's settings (kv_device_defaults + the de
 
 typedef struct {
   int count;
-  int tokens[1024];
+  int quiet;  /* the prompt's tokens (a chat's template) are not echoed: progress instead */
+  int prompt; /* its positions */
+  int tokens[LLM_EMIT_TOKENS];
 } emit_ctx_t;
 static emit_ctx_t emitted;
 
 /* Streams a token; a Ctrl-C from the terminal stops the story. */
 static int emit(int token, const char *text, void *ctx) {
   emit_ctx_t *c = ctx;
-  if (c->count < (int)(sizeof c->tokens / sizeof c->tokens[0])) c->tokens[c->count++] = token;
-  fputs(text, stdout);
+  int at = c->count++; /* the prompt's echo comes first: positions 1.. of it */
+  if (at < (int)(sizeof c->tokens / sizeof c->tokens[0])) c->tokens[at] = token;
+  if (c->quiet && at + 1 < c->prompt) {
+    if ((at + 1) % LLM_BATCH == 0 || at + 2 == c->prompt) printf("[prompt %d of %d positions read]\n", at + 2, c->prompt);
+  } else {
+    fputs(text, stdout);
+  }
   fflush(stdout);
   return uart_take_interrupt();
 }
@@ -154,6 +169,11 @@ static int cmd_stats(int argc, char **argv) {
   if (state.kv.error) printf("error: array: %s\n", ucm_strerror(state.kv.error));
   int heads = model.n_layers * model.n_kv_heads, cached = 0;
   for (int h = 0; h < heads; h++) cached += state.kv.used[h];
+  const uint64_t run_cycles = g->prefill_cycles + g->decode_cycles;
+  print_fixed("stats: the run takes ", run_cycles * 1000 / SYSCTL_CLK_HZ);
+  print_fixed(" s at the SoC's clock (prefill ", g->prefill_cycles * 1000 / SYSCTL_CLK_HZ);
+  print_fixed(" s, decode ", g->decode_cycles * 1000 / SYSCTL_CLK_HZ);
+  printf(" s)\n");
   if (per_token) print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
   printf("%s tok/s at %lu MHz; kv cache %d of %d positions, policy %s, %lu evictions\n", per_token ? "" : "stats: -",
          (unsigned long)(SYSCTL_CLK_HZ / 1000000), cached / heads, model.seq_len,
@@ -172,8 +192,11 @@ static int cmd_stats(int argc, char **argv) {
   return 0;
 }
 
-/* story [-n steps] [-t temp] [-p topp] [-s seed] [--ids] [prompt words...] */
-static int cmd_story(int argc, char **argv) {
+/* story [-n steps] [-t temp] [-p topp] [-s seed] [--ids] [prompt words...];
+   CHAT: the prompt is a user's turn of the model's chat template, which is
+   not echoed (the positions read are shown instead), and -n counts the
+   answer's tokens. */
+static int run_story(int argc, char **argv, int chat) {
   int32_t steps = 256, temp_milli = 0, topp_milli = 900, seed = 1;
   int show_ids = 0, i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
@@ -202,13 +225,24 @@ static int cmd_story(int argc, char **argv) {
      words; a refused story keeps it for the next. */
   size_t gathered = prompt_len;
   if (append_words(argc - i, argv + i)) return -1;
+  const char *text = prompt_text;
+  if (chat && llm_chat_prompt(&model, prompt_text, chat_text, sizeof chat_text) < 0) {
+    printf("error: %s\n", model.chat_system ? "the chat's prompt is too long" : "this model has no chat template");
+    prompt_len = gathered;
+    prompt_text[prompt_len] = '\0';
+    return -1;
+  }
+  if (chat) text = chat_text;
+  size_t text_len = strlen(text);
   /* A piece covers at most max_token_length bytes: a prompt that needs
      more positions than STEPS even so is refused before it is encoded. */
-  int n = (long)(prompt_len / (size_t)model.max_token_length) + 2 > (long)steps
+  int n = !chat && (long)(text_len / (size_t)model.max_token_length) + 2 > (long)steps
               ? LLM_ENCODE_TOO_LONG
-              : llm_encode(&model, prompt_text, model.add_bos, prompt_tokens,
+              : text_len + 1 > sizeof prompt_text ? LLM_ENCODE_TOO_LONG
+              : llm_encode(&model, text, model.add_bos, prompt_tokens,
                            (int)(sizeof prompt_tokens / sizeof prompt_tokens[0]), (char *)scratch.encoder,
                            sizeof scratch.encoder);
+  if (chat && n > 0) steps = n + steps - 1 > model.seq_len ? model.seq_len : n + steps - 1;
   if (n <= 0 || n > steps) {
     if (n == 0) printf("error: the story needs a prompt (this model does not start from BOS)\n");
     else if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
@@ -225,6 +259,8 @@ static int cmd_story(int argc, char **argv) {
                    (int32_t)(((int64_t)topp_milli << 16) / 1000), (uint64_t)seed,
                    scratch.sampler.probs, scratch.sampler.order);
   emitted.count = 0;
+  emitted.quiet = chat;
+  emitted.prompt = n;
   memset(state.phase_cycles, 0, sizeof state.phase_cycles);
   ucm_counters_t before;
   if (state.kv.backend == KV_UNICAIM) ucm_read_counters(&array, &before);
@@ -256,6 +292,9 @@ static int cmd_story(int argc, char **argv) {
   last.valid = 1;
   return cmd_stats(0, NULL);
 }
+
+static int cmd_story(int argc, char **argv) { return run_story(argc, argv, 0); }
+static int cmd_chat(int argc, char **argv) { return run_story(argc, argv, 1); }
 
 /* bench [POS...]: greedy decoding from BOS up to the last POS; prints the
    cycles of the forward pass at each POS (total and by phase), and the mean
@@ -471,6 +510,7 @@ static const cmd_t commands[] = {
     {"model", "", "the model's shape", cmd_model},
     {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
     {"story", "[-n N] [-t T] [-p P] [-s S] [--ids] [prompt]", "generate (greedy unless -t > 0); Ctrl-C stops it", cmd_story},
+    {"chat", "[-n N] [-t T] [-p P] [-s S] [--ids] text", "the text as a user's turn of the chat template; N: the answer's tokens", cmd_chat},
     {"bench", "[position...]", "cycles of the forward pass at these positions (none: a whole story)", cmd_bench},
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
@@ -487,7 +527,10 @@ int main(void) {
   irq_global_enable();
   const char *error;
   size_t len = (size_t)(llm_model_image_end - llm_model_image);
-  if (llm_model_open(&model, llm_model_image, len, &error)) {
+  /* A large image came through the bootloader's checked upload (or the
+     simulator's loader): its CRC again would take minutes at 40 cycles a
+     byte; the rest of the image is checked all the same. */
+  if (llm_model_open(&model, llm_model_image, len, len > LLM_CRC_MAX_BYTES ? LLM_OPEN_NO_CRC : 0, &error)) {
     printf("error: model image: %s\n", error);
     return 3;
   }

@@ -104,8 +104,12 @@ typedef struct {
 } llm_model_t;
 
 /* Validates IMAGE (LEN bytes, 4-byte aligned) and fills M with pointers into
-   it. Returns 0, or -1 with a one-line reason in *error. */
-int llm_model_open(llm_model_t *m, const void *image, size_t len, const char **error);
+   it. Returns 0, or -1 with a one-line reason in *error. With
+   LLM_OPEN_NO_CRC the image's CRC is not computed (a caller whose image
+   came through a checked upload, where computing it again would take
+   long: 170 MB take minutes on the SoC); everything else is checked. */
+#define LLM_OPEN_NO_CRC 1u
+int llm_model_open(llm_model_t *m, const void *image, size_t len, unsigned flags, const char **error);
 
 /* Whether TOKEN ends a generation. */
 static inline int llm_is_stop(const llm_model_t *m, int token) { return token == m->stop[0] || token == m->stop[1]; }

@@ -181,14 +181,18 @@ static void matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32
   matmul(out, w, xq, 2, xs, out_shift);
 }
 
+/* Groups of a tile a token's pass covers before the next token's: their
+   codes (128 bytes a group) stay in the data cache for the batch. */
+#define GROUP_CHUNK 4
+
 /* The same for a grouped W (int16 inputs only) and N inputs at once: per
    group of LLM_GROUP columns a row's dot product with the codes, times the
    group's scale, plus the group's offset times the sum XSUM of the group's
    inputs; summed in int64 (Q24 scales times 24-bit dots), scaled once per
-   row. The tile's codes of a group are read for each input in turn, from
-   the cache after the first: external memory is read once per N tokens.
-   Input b is at xq + b * X_STRIDE (xsum + b * SUM_STRIDE), its output at
-   out + b * OUT_STRIDE. */
+   row. A tile's codes are read for each input in turn, GROUP_CHUNK groups
+   at a time, the later inputs from the cache: external memory is read once
+   per batch. Input b is at xq + b * X_STRIDE (xsum + b * SUM_STRIDE), its
+   output at out + b * OUT_STRIDE. */
 static void matmul_grouped(int32_t *out, size_t out_stride, const llm_qmat_t *w, const int16_t *xq,
                            size_t x_stride, const int32_t *xsum, size_t sum_stride, const int32_t *xs, int n,
                            int out_shift) {
@@ -198,20 +202,39 @@ static void matmul_grouped(int32_t *out, size_t out_stride, const llm_qmat_t *w,
   const int groups = w->cols / LLM_GROUP;
   const int8_t *wp = w->q;
   const int32_t *sp = w->scale;
-  for (int g = 0; g < w->rows; g += 4) {
-    int64_t acc[LLM_MAX_BATCH][4];
-    memset(acc, 0, sizeof acc);
-    for (int j = 0; j < groups; j++, sp += 8, wp += 4 * LLM_GROUP) {
+  int64_t acc[LLM_MAX_BATCH][4];
+  for (int g = 0; g < w->rows; g += 4, wp += (size_t)groups * 4 * LLM_GROUP, sp += (size_t)groups * 8) {
+    for (int b = 0; b < n; b++) acc[b][0] = acc[b][1] = acc[b][2] = acc[b][3] = 0;
+    for (int j0 = 0; j0 < groups; j0 += GROUP_CHUNK) {
+      const int chunk = groups - j0 < GROUP_CHUNK ? groups - j0 : GROUP_CHUNK;
       for (int b = 0; b < n; b++) {
-        const int16_t *x = xq + (size_t)b * x_stride + (size_t)j * LLM_GROUP;
-        const int8_t *c = wp;
-        int32_t dot[4] = {0, 0, 0, 0};
-        for (int blk = 0; blk < LLM_GROUP / 4; blk++, c += 16, x += 4) {
-          const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
-          for (int k = 0; k < 4; k++) dot[k] = llm_dothi(llm_dotlo(dot[k], llm_word(c + 4 * k), x0), llm_word(c + 4 * k), x1);
+        const int8_t *c = wp + (size_t)j0 * 4 * LLM_GROUP;
+        /* Read the codes again for each input (from the cache), rather than
+           let the compiler keep a chunk of them in registers (it spills). */
+        __asm__("" : "+r"(c));
+        const int32_t *p = sp + (size_t)j0 * 8, *sum = xsum + (size_t)b * sum_stride + (size_t)j0;
+        const int16_t *x = xq + (size_t)b * x_stride + (size_t)j0 * LLM_GROUP;
+        int64_t a0 = acc[b][0], a1 = acc[b][1], a2 = acc[b][2], a3 = acc[b][3];
+        for (int j = 0; j < chunk; j++, p += 8) {
+          int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+          for (int blk = 0; blk < LLM_GROUP / 4; blk++, c += 16, x += 4) {
+            const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
+            const uint32_t c0 = llm_word(c), c1 = llm_word(c + 4), c2 = llm_word(c + 8), c3 = llm_word(c + 12);
+            d0 = llm_dothi(llm_dotlo(d0, c0, x0), c0, x1);
+            d1 = llm_dothi(llm_dotlo(d1, c1, x0), c1, x1);
+            d2 = llm_dothi(llm_dotlo(d2, c2, x0), c2, x1);
+            d3 = llm_dothi(llm_dotlo(d3, c3, x0), c3, x1);
+          }
+          const int64_t s = sum[j];
+          a0 += (int64_t)p[0] * d0 + p[1] * s;
+          a1 += (int64_t)p[2] * d1 + p[3] * s;
+          a2 += (int64_t)p[4] * d2 + p[5] * s;
+          a3 += (int64_t)p[6] * d3 + p[7] * s;
         }
-        const int32_t sum = xsum[(size_t)b * sum_stride + (size_t)j];
-        for (int k = 0; k < 4; k++) acc[b][k] += (int64_t)sp[2 * k] * dot[k] + (int64_t)sp[2 * k + 1] * sum;
+        acc[b][0] = a0;
+        acc[b][1] = a1;
+        acc[b][2] = a2;
+        acc[b][3] = a3;
       }
     }
     /* acc is Q24 in the inputs' units; times xs (Q30) to Q(16 - out_shift). */
