@@ -160,6 +160,24 @@ def collect(build, run):
         rc, out, err = run([host, short, "-i", "word " * 100], 120)
         return rc == 2 and "longer than the context" in err, f"rc={rc}\n{out[-300:]}{err}"
 
+    @add("upload-refused-where-it-does-not-fit")
+    def _():
+        # llm_smol.elf's 170 MB image for the simulator's 32 MB of SDRAM (the
+        # ULX3S's): the bootloader refuses the first piece's header, before
+        # any of its data goes.
+        import uartctl
+        from boot_tests import finish, start_sim
+        proc, port = start_sim(os.path.join(build, "sim", "unicaim-sim"), os.path.join(build, "fw", "bootrom.elf"))
+        sink = open(os.devnull, "w")
+        try:
+            line = uartctl.upload(port, os.path.join(build, "fw", "llm_smol.elf"), announce=sink)
+            why = f"uploaded: {line}"
+        except uartctl.UploadError as e:
+            why = str(e)
+        proc.kill()
+        finish(proc)
+        return why.startswith("refused: ERR") and "outside" in why, why
+
     @add("soc-tokens-match-host")
     def _():
         # The SoC (sim_smol: the image in 256 MB of external memory) reads a

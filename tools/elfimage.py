@@ -11,7 +11,7 @@ from elftools.elf.elffile import ELFFile
 # The SoC's memory map (rtl/soc/regmap.toml): where loadable code may go.
 ROM = (0x0100_0000, 16 * 1024)
 RAM = (0x8000_0000, 256 * 1024 * 1024)  # the largest board RAM (Arty A7: 256 MB DDR3L)
-EXT = (0x4000_0000, 32 * 1024 * 1024)   # external memory, data only (the ULX3S's SDRAM)
+EXT = (0x4000_0000, 256 * 1024 * 1024)  # external memory, data only: the largest board's (the Arty's DDR3); the bootloader refuses what its board lacks
 
 
 class ElfError(Exception):

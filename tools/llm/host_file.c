@@ -19,3 +19,12 @@ void *host_read_file(const char *path, size_t *len) {
   fclose(f);
   return buf;
 }
+
+int host_open_model(const char *tool, const char *path, llm_model_t *m) {
+  size_t len;
+  void *image = host_read_file(path, &len);
+  const char *error = "cannot read";
+  if (image && !llm_model_open(m, image, len, 0, &error)) return 0;
+  fprintf(stderr, "%s: %s: %s\n", tool, path, error);
+  return 2;
+}

@@ -271,18 +271,8 @@ int main(int argc, char **argv) {
   }
   ref_model_t ref;
   if (ref_open(&ref, argv[1])) return 2;
-  size_t len = 0;
-  void *image = host_read_file(argv[2], &len);
-  if (!image) {
-    fprintf(stderr, "llm_eval: cannot read %s\n", argv[2]);
-    return 2;
-  }
   llm_model_t model;
-  const char *error;
-  if (llm_model_open(&model, image, len, 0, &error)) {
-    fprintf(stderr, "llm_eval: %s\n", error);
-    return 2;
-  }
+  if (host_open_model("llm_eval", argv[2], &model)) return 2;
   int status;
   if (!strcmp(argv[3], "greedy")) status = greedy_text(&ref, &model, atoi(argv[4]));
   else if (!strcmp(argv[3], "agree")) status = agreement(&ref, &model, atoi(argv[4]), argc > 5 ? atoi(argv[5]) : model.seq_len, argc > 6 ? atoi(argv[6]) : 1);

@@ -2,7 +2,7 @@
    usage: llm_host MODEL.ucm [-n steps] [-t temperature] [-p topp] [-s seed]
                    [-i prompt] [--ids] [--encode] [--kv unicaim [--top-k K] [--ideal | --digital]]
                    [--policy NAME:BUDGET[:KEY=VALUE...]] [--sigma S] [--slices N] [--batch N]
-                   [--time] [--portable] [--chat]
+                   [--time] [--portable] [--chat] [--context N]
    Prints the story; with --ids, one line "TOKENS id id ..." (what the SoC
    test compares against); --encode prints only the prompt's tokens that
    way. --kv unicaim attends through the UniCAIM golden
@@ -16,7 +16,9 @@
    --time prints the prefill's and the decode's wall time; --portable runs
    the portable kernels instead of the host's vectorized ones (the same
    results, host_kernels.c). --chat puts the prompt in the model's chat
-   template (chat.h) as the user's turn; the answer is the assistant's. */
+   template (chat.h) as the user's turn; the answer is the assistant's.
+   --context N holds N positions (and the array N slots a bank), as a
+   firmware build for less memory does (llm_smol.elf: 1024). */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int steps = 256, ids = 0, encode_only = 0, unicaim = 0, top_k = 0, sigma = 0, slices = 1, batch = 1;
-  int timing = 0, portable = 0, chat = 0;
+  int timing = 0, portable = 0, chat = 0, context = 0;
   kv_exact_t exact = KV_EXACT_ADC;
   int32_t temperature = 0, topp = q16("0.9");
   kv_policy_t policy;
@@ -94,24 +96,20 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "--sigma")) sigma = atoi(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "--slices")) slices = atoi(argv[++i]);
     else if (i + 1 < argc && !strcmp(argv[i], "--batch")) batch = atoi(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "--context")) context = atoi(argv[++i]);
     else {
       fprintf(stderr, "llm_host: bad argument '%s'\n", argv[i]);
       return 2;
     }
   }
   if (!portable) host_kernels_install();
-  size_t len;
-  void *image = host_read_file(argv[1], &len);
-  if (!image) {
-    fprintf(stderr, "llm_host: cannot read %s\n", argv[1]);
-    return 2;
-  }
   llm_model_t model;
-  const char *error;
-  if (llm_model_open(&model, image, len, 0, &error)) {
-    fprintf(stderr, "llm_host: %s: %s\n", argv[1], error);
+  if (host_open_model("llm_host", argv[1], &model)) return 2;
+  if (context < 0 || context > model.seq_len) {
+    fprintf(stderr, "llm_host: --context takes 1 to %d\n", model.seq_len);
     return 2;
   }
+  if (context) model.seq_len = context; /* as the firmware's LLM_MAX_CONTEXT cuts it */
   if (batch < 1 || batch > LLM_MAX_BATCH) {
     fprintf(stderr, "llm_host: --batch takes 1 to %d\n", LLM_MAX_BATCH);
     return 2;

@@ -55,14 +55,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!portable) host_kernels_install();
-  size_t len;
-  void *image = host_read_file(argv[1], &len);
   llm_model_t model;
-  const char *error;
-  if (!image || llm_model_open(&model, image, len, 0, &error)) {
-    fprintf(stderr, "llm_score: %s: %s\n", argv[1], image ? error : "cannot read");
-    return 2;
-  }
+  if (host_open_model("llm_score", argv[1], &model)) return 2;
   FILE *f = fopen(argv[2], "r");
   if (!f) {
     fprintf(stderr, "llm_score: cannot read %s\n", argv[2]);

@@ -46,14 +46,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: llm_tokenize MODEL.ucm TEXTS [--round-trip]\n");
     return 2;
   }
-  size_t len;
-  void *image = host_read_file(argv[1], &len);
   llm_model_t model;
-  const char *error;
-  if (!image || llm_model_open(&model, image, len, 0, &error)) {
-    fprintf(stderr, "llm_tokenize: %s: %s\n", argv[1], image ? error : "cannot read");
-    return 2;
-  }
+  if (host_open_model("llm_tokenize", argv[1], &model)) return 2;
   size_t size;
   char *texts = host_read_file(argv[2], &size);
   if (!texts) {

@@ -668,14 +668,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  size_t len = 0;
-  void *image = host_read_file(argv[1], &len);
   llm_model_t model;
-  const char *error = "cannot read the file";
-  if (!image || llm_model_open(&model, image, len, 0, &error)) {
-    fprintf(stderr, "prune_eval: %s: %s\n", argv[1], error);
-    return 2;
-  }
+  if (host_open_model("prune_eval", argv[1], &model)) return 2;
   if (r.top_k && !r.hw) {
     fprintf(stderr, "prune_eval: --top-k needs --hw (it is the array's)\n");
     return 2;

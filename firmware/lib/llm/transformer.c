@@ -185,6 +185,36 @@ static void matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32
    codes (128 bytes a group) stay in the data cache for the batch. */
 #define GROUP_CHUNK 4
 
+/* ACC[k] += row k's scale * (codes . x) + offset * (sum of x) for COUNT
+   groups of a 4-row tile: the codes at C (a group's 8 blocks of 4 rows x 4
+   codes), the scale and offset pairs at P, the input's values at X and its
+   group sums at SUM. A function of its own, called per tile and chunk, so
+   that its loop keeps everything in registers. */
+static void __attribute__((noinline, optimize("no-schedule-insns"))) tile_groups(int64_t acc[4], const int8_t *c, const int32_t *p,
+                                                  const int16_t *x, const int32_t *sum, int count) {
+  int64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  for (int j = 0; j < count; j++, p += 8) {
+    int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    for (int blk = 0; blk < LLM_GROUP / 4; blk++, c += 16, x += 4) {
+      const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
+      const uint32_t c0 = llm_word(c), c1 = llm_word(c + 4), c2 = llm_word(c + 8), c3 = llm_word(c + 12);
+      d0 = llm_dothi(llm_dotlo(d0, c0, x0), c0, x1);
+      d1 = llm_dothi(llm_dotlo(d1, c1, x0), c1, x1);
+      d2 = llm_dothi(llm_dotlo(d2, c2, x0), c2, x1);
+      d3 = llm_dothi(llm_dotlo(d3, c3, x0), c3, x1);
+    }
+    const int64_t s = sum[j];
+    a0 += (int64_t)p[0] * d0 + p[1] * s;
+    a1 += (int64_t)p[2] * d1 + p[3] * s;
+    a2 += (int64_t)p[4] * d2 + p[5] * s;
+    a3 += (int64_t)p[6] * d3 + p[7] * s;
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
 /* The same for a grouped W (int16 inputs only) and N inputs at once: per
    group of LLM_GROUP columns a row's dot product with the codes, times the
    group's scale, plus the group's offset times the sum XSUM of the group's
@@ -207,35 +237,10 @@ static void matmul_grouped(int32_t *out, size_t out_stride, const llm_qmat_t *w,
     for (int b = 0; b < n; b++) acc[b][0] = acc[b][1] = acc[b][2] = acc[b][3] = 0;
     for (int j0 = 0; j0 < groups; j0 += GROUP_CHUNK) {
       const int chunk = groups - j0 < GROUP_CHUNK ? groups - j0 : GROUP_CHUNK;
-      for (int b = 0; b < n; b++) {
-        const int8_t *c = wp + (size_t)j0 * 4 * LLM_GROUP;
-        /* Read the codes again for each input (from the cache), rather than
-           let the compiler keep a chunk of them in registers (it spills). */
-        __asm__("" : "+r"(c));
-        const int32_t *p = sp + (size_t)j0 * 8, *sum = xsum + (size_t)b * sum_stride + (size_t)j0;
-        const int16_t *x = xq + (size_t)b * x_stride + (size_t)j0 * LLM_GROUP;
-        int64_t a0 = acc[b][0], a1 = acc[b][1], a2 = acc[b][2], a3 = acc[b][3];
-        for (int j = 0; j < chunk; j++, p += 8) {
-          int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-          for (int blk = 0; blk < LLM_GROUP / 4; blk++, c += 16, x += 4) {
-            const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
-            const uint32_t c0 = llm_word(c), c1 = llm_word(c + 4), c2 = llm_word(c + 8), c3 = llm_word(c + 12);
-            d0 = llm_dothi(llm_dotlo(d0, c0, x0), c0, x1);
-            d1 = llm_dothi(llm_dotlo(d1, c1, x0), c1, x1);
-            d2 = llm_dothi(llm_dotlo(d2, c2, x0), c2, x1);
-            d3 = llm_dothi(llm_dotlo(d3, c3, x0), c3, x1);
-          }
-          const int64_t s = sum[j];
-          a0 += (int64_t)p[0] * d0 + p[1] * s;
-          a1 += (int64_t)p[2] * d1 + p[3] * s;
-          a2 += (int64_t)p[4] * d2 + p[5] * s;
-          a3 += (int64_t)p[6] * d3 + p[7] * s;
-        }
-        acc[b][0] = a0;
-        acc[b][1] = a1;
-        acc[b][2] = a2;
-        acc[b][3] = a3;
-      }
+      for (int b = 0; b < n; b++)
+        tile_groups(acc[b], wp + (size_t)j0 * 4 * LLM_GROUP, sp + (size_t)j0 * 8,
+                    xq + (size_t)b * x_stride + (size_t)j0 * LLM_GROUP, xsum + (size_t)b * sum_stride + (size_t)j0,
+                    chunk);
     }
     /* acc is Q24 in the inputs' units; times xs (Q30) to Q(16 - out_shift). */
     for (int b = 0; b < n; b++)
