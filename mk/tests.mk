@@ -88,7 +88,7 @@ unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 # Built TEST_JOBS at a time. The ULX3S bitstream (synthesis, then place and
 # route: the longest chain) is built by its test (fw/ulx3s-85f-bitstream),
 # which the runner starts first, so that the other tests run beside it.
-TEST_DEPS := sim $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) $(ARTY_SIM_RTL) firmware isa-tests unit-tests llm-host smollm2 ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_VENV)/.stamp
+TEST_DEPS := sim $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) $(ARTY_SIM_RTL) firmware isa-tests unit-tests llm-host smollm2 ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_BUILD)/fuzz_tokenize $(FUZZ_VENV)/.stamp
 TEST_JOBS ?= 2
 .PHONY: isa-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv

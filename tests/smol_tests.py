@@ -85,6 +85,19 @@ def collect(build, run):
               and int(m.group(5)) == 0)
         return ok, out + err
 
+    @add("tokenizer-fuzz-15s")
+    def _():
+        # tests/fuzz/fuzz_tokenize.c's invariants (tokens in the vocabulary,
+        # decoding back to the input) on arbitrary bytes for 15 s.
+        corpus = os.path.join(tmp, "tokenize-corpus")
+        os.makedirs(corpus, exist_ok=True)
+        with open(os.path.join(corpus, "seed"), "wb") as f:
+            f.write("Hello, world! 12 <|im_start|>user\n\u00e9\u4e2d \xff".encode("utf-8", "surrogateescape"))
+        rc, out, err = run(["env", f"UCM_FUZZ_IMAGE={image}", os.path.join(build, "fuzz", "fuzz_tokenize"),
+                            "-max_total_time=15", "-timeout=10", "-max_len=4096", "-seed=1", "-rss_limit_mb=4096",
+                            corpus], 120)
+        return rc == 0 and "Done " in err and "ERROR" not in err, f"rc={rc}\n{err[-1500:]}"
+
     @add("host-kernels-match-portable")
     def _():
         seq = os.path.join(tmp, "kernels.txt")
