@@ -146,14 +146,14 @@ static inline int32_t scale_row(int32_t acc, int64_t combined) {
 }
 
 /* out = W x for x already quantised to XQ (int8 or int16 by BYTES) with
-   scale XS (Q30), W with one scale per row; out is Q(16 - OUT_SHIFT). The
-   combined row scale is Q40; acc * combined stays far inside int64 because
-   it is the output (int32) times 2^24. A tile of four rows by four columns
-   a step (see llm_qmat_t): the tile's activations are loaded once for its
+   scale XS (Q30), W with one scale per row; out is Q16. The combined row
+   scale is Q40; acc * combined stays far inside int64 because it is the
+   output (Q16, int32) times 2^24. A tile of four rows by four columns a
+   step (see llm_qmat_t): the tile's activations are loaded once for its
    rows, each row's word of weights goes to one packed dot product (int8
    inputs) or two (int16). Inline, so that BYTES folds away in each kernel. */
 static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm_qmat_t *w, const void *xq,
-                                                          int bytes, int32_t xs, int out_shift) {
+                                                          int bytes, int32_t xs) {
   const int blocks = llm_qmat_cols4(w) / 4;
   const int8_t *wp = w->q;
   for (int g = 0; g < w->rows; g += 4) {
@@ -171,14 +171,14 @@ static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm
 #undef ROW
     }
     for (int k = 0; k < 4 && g + k < w->rows; k++)
-      out[g + k] = scale_row(acc[k], ((int64_t)w->scale[g + k] * xs) >> (14 + out_shift)); /* Q24 * Q30 -> Q40 */
+      out[g + k] = scale_row(acc[k], ((int64_t)w->scale[g + k] * xs) >> 14); /* Q24 * Q30 -> Q40 */
   }
 }
-static void matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs, int out_shift) {
-  matmul(out, w, xq, 1, xs, out_shift);
+static void __attribute__((noinline)) matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs) {
+  matmul(out, w, xq, 1, xs);
 }
-static void matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs, int out_shift) {
-  matmul(out, w, xq, 2, xs, out_shift);
+static void __attribute__((noinline)) matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
+  matmul(out, w, xq, 2, xs);
 }
 
 /* Groups of a tile a token's pass covers before the next token's: their
@@ -284,8 +284,10 @@ static void matmul_inputs(llm_state_t *s, int32_t *out, size_t stride, const llm
     return;
   }
   for (int b = 0; b < count; b++) {
-    if (m->input16 & which) matmul16(out + (size_t)b * stride, w, s->xq16 + (size_t)b * q16, xs[b], out_shift);
-    else matmul8(out + (size_t)b * stride, w, s->xq8 + (size_t)b * q8, xs[b], out_shift);
+    int32_t *o = out + (size_t)b * stride;
+    if (m->input16 & which) matmul16(o, w, s->xq16 + (size_t)b * q16, xs[b]);
+    else matmul8(o, w, s->xq8 + (size_t)b * q8, xs[b]);
+    for (int i = 0; out_shift && i < w->rows; i++) o[i] >>= out_shift; /* Q16 -> Q(16 - out_shift) */
   }
 }
 
