@@ -348,13 +348,14 @@ def collect(build, run):
 
     @add("soc-bad-story-input")
     def _():
+        # A chat needs a template: stories260K has none.
         long_prompt = " ".join(["dragon"] * 20)
         rc, out, err = console_session(run, build, "llm.elf",
-                                       f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nstory -q 1\nmodel\nexit 0\n",
-                                       tmp)
+                                       f"story -n 4 {long_prompt}\nstory -t\nstory -n 0 x\nstory -q 1\n"
+                                       "chat -n 4 hello\nmodel\nexit 0\n", tmp)
         ok = rc == 0 and "needs more positions" in out and "error: -t (missing)" in out \
             and "error: -n 0: want -n 1..512" in out and "error: unknown option '-q'" in out \
-            and "model: dim 64" in out
+            and "error: this model has no chat template" in out and "model: dim 64" in out
         return ok, f"rc={rc}\n{out[-1200:]}{err[-300:]}"
 
     @add("soc-llm-console-extras")
