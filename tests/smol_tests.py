@@ -66,7 +66,7 @@ def collect(build, run):
         (("truncate", "50000000"), "is not a readable GGUF file (truncated or corrupt?)"),
     ]))
 
-    @add("convert-refuses-garbage-and-too-long-context")
+    @add("convert-refuses-garbage-too-long-context-and-no-gguf")
     def _():
         garbage, out = os.path.join(tmp, "garbage.gguf"), os.path.join(tmp, "garbage.ucm")
         with open(garbage, "wb") as f:
@@ -75,7 +75,10 @@ def collect(build, run):
         ok = rc != 0 and "not a readable GGUF" in err and "Traceback" not in err and not os.path.exists(out)
         rc2, o2, err2 = run([py, convert, gguf, "-o", out, "--context", "9000"], 60)
         ok = ok and rc2 != 0 and "--context 9000 is above the model's llama.context_length 8192" in err2
-        return ok and not os.path.exists(out), f"rc={rc} {err}\nrc={rc2} {err2}"
+        # Debian's Python has no PyPI gguf: said so, no traceback.
+        rc3, o3, err3 = run(["/usr/bin/python3", convert, gguf, "-o", out], 60)
+        ok = ok and rc3 != 0 and "reading GGUF needs PyPI gguf" in err3 and "Traceback" not in err3
+        return ok and not os.path.exists(out), f"rc={rc} {err}\nrc={rc2} {err2}\nrc={rc3} {err3}"
 
     @add("tokenizer-matches-pypi-tokenizers")
     def _():

@@ -48,7 +48,7 @@ def write_whole(path, data):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model")
+    ap.add_argument("model", nargs="?")
     ap.add_argument("tokenizer", nargs="?")
     ap.add_argument("-o", "--output")
     ap.add_argument("--max-bytes", type=int, default=0,
@@ -61,8 +61,8 @@ def main():
     if args.unicode_version:
         print(unicodedata.unidata_version)
         return
-    if not args.output:
-        ap.error("-o OUT.ucm is required")
+    if not args.model or not args.output:
+        ap.error("MODEL and -o OUT.ucm are required")
     try:
         model = load(args)
         image = build_image(model)

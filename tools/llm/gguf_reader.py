@@ -36,7 +36,11 @@ def is_gguf(path):
 
 
 def open_reader(path):
-    import gguf  # PyPI gguf, in the venv the make target installs (mk/smollm2.mk)
+    try:
+        import gguf  # PyPI gguf, in the venv the make target installs (mk/smollm2.mk)
+    except ImportError:
+        raise ConvertError("reading GGUF needs PyPI gguf: run convert.py with build/smollm2/venv/bin/python "
+                           "(make smollm2 installs it)")
     try:
         return gguf, gguf.GGUFReader(path)
     except OSError as e:
