@@ -92,7 +92,8 @@ static int emit(int token, const char *text, void *ctx) {
   int at = c->count++; /* the prompt's echo comes first: positions 1.. of it */
   if (at < (int)(sizeof c->tokens / sizeof c->tokens[0])) c->tokens[at] = token;
   if (c->quiet && at + 1 < c->prompt) {
-    if ((at + 1) % LLM_BATCH == 0 || at + 2 == c->prompt) printf("[prompt: %d of %d positions read]\n", at + 1, c->prompt);
+    if ((at + 1) % LLM_BATCH == 0 || at + 2 == c->prompt)
+      printf("[prompt: %d of %d positions read]\n", at + 1, c->prompt);
   } else {
     fputs(text, stdout);
   }
