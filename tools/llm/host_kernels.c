@@ -77,7 +77,8 @@ AVX2 static int matmul_grouped(int32_t *out, size_t out_stride, const llm_qmat_t
 
 /* A query (int8) as int16 vectors of 16. */
 AVX2 static void widen_query(__m256i *v, const int8_t *q, int hs) {
-  for (int c = 0; c < hs; c += 16) v[c / 16] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(q + c)));
+  for (int c = 0; c < hs; c += 16)
+    v[c / 16] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(q + c)));
 }
 
 AVX2 static int32_t dot_key(const __m256i *q, const int16_t *k, int hs) {

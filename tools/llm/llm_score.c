@@ -81,7 +81,8 @@ int main(int argc, char **argv) {
       for (int i = pos; i < pos + count; i++) {
         const int32_t *logits = state.logits + (size_t)(i - pos) * (size_t)model.vocab_size;
         if (i + 1 < n) logits_log_softmax(logits, model.vocab_size, lp);
-        printf("SCORE %d %d %d %.6f\n", seq, i, logits_argmax(logits, model.vocab_size), i + 1 < n ? lp[ids[i + 1]] : 0.0);
+        printf("SCORE %d %d %d %.6f\n", seq, i, logits_argmax(logits, model.vocab_size),
+               i + 1 < n ? lp[ids[i + 1]] : 0.0);
       }
     }
   }

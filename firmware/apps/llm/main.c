@@ -246,7 +246,8 @@ static int run_story(int argc, char **argv, int chat) {
   if (chat && n > 0) steps = n + steps - 1 > model.seq_len ? model.seq_len : n + steps - 1;
   if (n <= 0 || n > steps) {
     if (n == 0) printf("error: the story needs a prompt (this model does not start from BOS)\n");
-    else if (n == LLM_ENCODE_UNKNOWN) printf("error: the prompt has a character this model's vocabulary cannot encode\n");
+    else if (n == LLM_ENCODE_UNKNOWN)
+      printf("error: the prompt has a character this model's vocabulary cannot encode\n");
     else printf("error: the prompt (%u bytes) needs more positions than the %ld asked for (context %d)\n",
                 (unsigned)prompt_len, (long)steps, model.seq_len);
     prompt_len = gathered;

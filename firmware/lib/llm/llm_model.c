@@ -182,8 +182,8 @@ int llm_model_open(llm_model_t *m, const void *image, size_t len, unsigned flags
   m->stop[0] = (int)h[H_STOP0];
   m->stop[1] = (int)h[H_STOP1];
   m->add_bos = h[H_ADD_BOS] != 0;
-  if (h[H_TOKENIZER_KIND] > LLM_TOKENIZER_BPE || h[H_BOS] >= h[H_VOCAB] || h[H_EOS] >= h[H_VOCAB] || h[H_STOP0] >= h[H_VOCAB] ||
-      h[H_STOP1] >= h[H_VOCAB]) {
+  if (h[H_TOKENIZER_KIND] > LLM_TOKENIZER_BPE || h[H_BOS] >= h[H_VOCAB] || h[H_EOS] >= h[H_VOCAB] ||
+      h[H_STOP0] >= h[H_VOCAB] || h[H_STOP1] >= h[H_VOCAB]) {
     *error = "model image tokenizer is corrupt";
     return -1;
   }

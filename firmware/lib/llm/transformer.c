@@ -190,8 +190,8 @@ static void __attribute__((noinline)) matmul16(int32_t *out, const llm_qmat_t *w
    codes), the scale and offset pairs at P, the input's values at X and its
    group sums at SUM. A function of its own, called per tile and chunk, so
    that its loop keeps everything in registers. */
-static void __attribute__((noinline, optimize("no-schedule-insns"))) tile_groups(int64_t acc[4], const int8_t *c, const int32_t *p,
-                                                  const int16_t *x, const int32_t *sum, int count) {
+static void __attribute__((noinline, optimize("no-schedule-insns")))
+tile_groups(int64_t acc[4], const int8_t *c, const int32_t *p, const int16_t *x, const int32_t *sum, int count) {
   int64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
   for (int j = 0; j < count; j++, p += 8) {
     int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
