@@ -53,17 +53,17 @@ ARTY_DDR3      := $(BUILD)/boards/arty-100t-ddr3
 ARTY_SIM_BAUD  := 3125000
 ARTY_SIM_PARAMS := ClkMhz=50 RamBytes=$(call arty_ram,100t-ddr3) $(UCM_BOARD_SOC_PARAMS)
 $(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv sim/board/litedram_model.sv $(BOARD_SIM_DEPS) $(ARTY_DDR3)/ram.hex \
-                 $(ARTY_DDR3)/rom.hex $(GEN)/ucm_arrays.mk mk/board_sim.mk | deps
+                 $(ARTY_DDR3)/rom.hex $(GEN)/ucm_arrays.mk $(GEN)/soc_regs.h sim/elf_image.cpp sim/elf_image.h mk/board_sim.mk | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,VERILATE,$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style -Wno-TIMESCALEMOD --top-module arty_board --prefix Vboard \
 	  $(addprefix -G,$(ARTY_SIM_PARAMS)) -GBaud=$(ARTY_SIM_BAUD) \
 	  -G'RamInit="$(abspath $(ARTY_DDR3)/ram.hex)"' -G'RomInit="$(abspath $(ARTY_DDR3)/rom.hex)"' \
 	  -CFLAGS "-std=c++17 -DBOARD_ARTY -DBOARD_CLK_HZ=50000000 -DBOARD_BAUD=$(ARTY_SIM_BAUD) \
-	  -DBOARD_SIM_NAME='\"arty-rtl\"' -I$(abspath sim)" \
+	  -DBOARD_SIM_NAME='\"arty-rtl\"' -I$(abspath sim) -I$(abspath $(GEN))" \
 	  -MAKEFLAGS "$(SIM_OPT)" -Mdir $@.obj -o $(abspath $@) \
 	  $(RTL_ALL) $(abspath $(LITEDRAM_SIM) sim/board/litedram_model.sv sim/board/arty_board.sv sim/board/board_main.cpp \
-	  sim/uart_model.cpp) \
+	  sim/uart_model.cpp sim/elf_image.cpp) \
 	  $(call to_log,$@.log)
 
 .PHONY: board-sim
@@ -135,3 +135,15 @@ endef
 $(eval $(call LM_BOARD_BENCH,ulx3s,$(BOARD_SIM_RTL),1200))
 $(eval $(call LM_BOARD_BENCH,arty,$(ARTY_SIM_RTL),7200))
 bench: $(BENCH_DIR)/lm_ulx3s.txt $(BENCH_DIR)/lm_arty.txt
+
+# SmolLM2 (mk/smollm2.mk) on the Arty A7-100T's board simulator (about an
+# hour and a half): the image preloaded into the DDR3 model, a forward pass
+# at position 0 and a story's tokens against the host's.
+bench bench-smol-soc: $(BENCH_DIR)/smol_arty.txt
+$(BENCH_DIR)/smol_arty.txt: $(ARTY_SIM_RTL) $(FW_BUILD)/llm_smol.elf $(LLM_BUILD)/llm_host tools/llm/smol_arty_bench.py \
+                            tools/llm/smol_soc_bench.py
+	@mkdir -p $(BENCH_DIR)
+	$(PYTHON) tools/llm/smol_arty_bench.py --sim $(ARTY_SIM_RTL) --elf $(FW_BUILD)/llm_smol.elf \
+	  --host $(LLM_BUILD)/llm_host --image $(SMOL_IMAGE) --fast $(BENCH_DIR)/smol_soc.txt > $@.tmp
+	mv $@.tmp $@
+	cat $@

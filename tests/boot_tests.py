@@ -91,13 +91,15 @@ def collect(build, run):
         rc, err = finish(proc)
         return rc == 0 and line.startswith("RUN") and "Hello from" in text, f"rc={rc}\n{line}\n{text}{err}"
 
-    def story_after_upload(proc, port, elf, kv=None, board=False):
+    def story_after_upload(proc, port, elf, kv=None, board=False, ext_in_memory=False):
         """ELF uploaded over the bootloader to the simulator PROC on PORT
-        answers a story with the host's tokens (after the console command
-        KV, if given), and the console saw no receive error. A BOARD has no
-        way to end: it is stopped after the console's goodbye."""
+        (only its RAM part if EXT_IN_MEMORY) answers a story with the host's
+        tokens (after the console command KV, if given), and the console saw
+        no receive error. A BOARD has no way to end: it is stopped after the
+        console's goodbye."""
         try:
-            line = uartctl.upload(port, os.path.join(build, "fw", elf), announce=open(os.devnull, "w"))
+            line = uartctl.upload(port, os.path.join(build, "fw", elf), announce=open(os.devnull, "w"),
+                                  ext_in_memory=ext_in_memory)
         except uartctl.UploadError as e:
             proc.kill()
             return False, f"upload failed: {e}"
@@ -148,6 +150,19 @@ def collect(build, run):
         board = os.path.join(build, "board_sim", "arty-rtl")
         return story_after_upload(*start_pty([board, "--uart-pty", "--max-cycles", "600000000"]), "llm_ulx3s.elf",
                                   kv="kv unicaim 32 digital", board=True)
+
+    @add("model-preloaded-in-ddr3-runs")
+    def _():
+        # The same with the model image put in the DDR3 model's banks before
+        # reset (arty-rtl --preload-ext, as `make bench`'s SmolLM2 run on
+        # this board does: 170 MB would take hours through the UART) and
+        # only the code uploaded: the image's CRC, checked when the console
+        # opens it, and the host's tokens hold only if every word sits where
+        # LiteDRAM's controller reads it.
+        board = os.path.join(build, "board_sim", "arty-rtl")
+        elf = os.path.join(build, "fw", "llm_ulx3s.elf")
+        return story_after_upload(*start_pty([board, "--uart-pty", "--preload-ext", elf, "--max-cycles", "600000000"]),
+                                  "llm_ulx3s.elf", board=True, ext_in_memory=True)
 
     def refused(header_fields, data, want, then_good=True, answer=rb"ERR[^\n]*\n"):
         """Send a crafted upload; expect WANT (in the line ANSWER matches), no

@@ -2,9 +2,12 @@
 """uartctl: talk to the SoC's UART console -- a board's serial port or the
 simulator's pseudo-terminal -- interactively or from a script.
 
-  uartctl.py sim [--sim BINARY] [--elf FILE] [--preload FILE] [--upload APP.elf] [--script FILE]
+  uartctl.py sim [--sim BINARY] [--elf FILE] [--preload FILE] [--upload APP.elf [--ext-preloaded]] [--script FILE]
       start build/sim/unicaim-sim (or a board simulator, which holds its
-      own ROM and RAM images: no --elf) with --uart-pty and talk to it
+      own ROM and RAM images: no --elf) with --uart-pty and talk to it;
+      --ext-preloaded: the Arty's board simulator starts with APP.elf's
+      external-memory data in its DDR3 (a 170 MB model would take hours
+      through the simulated UART) and only the RAM part is uploaded
   uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--upload APP.elf] [--script FILE]
       talk to a board
 
@@ -130,16 +133,19 @@ def progress(out, sent, total, t0):
 NO_ENTRY = 0xFFFFFFFF  # a piece that is only loaded (firmware/boot/boot_upload.h)
 
 
-def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM, ext=EXT):
+def upload(port, path, announce=sys.stderr, block=1024, idle=60.0, ram=RAM, ext=EXT, ext_in_memory=False):
     """Checks an ELF and sends it to the bootloader through PORT (a serial
     port or a Link, which then keeps what the program sent after the RUN
     line); returns the bootloader's RUN line. A program with data in
     external memory goes in pieces: each block of data first (answered
-    LOADED), the code last. UploadError says why it was not run."""
+    LOADED), the code last; EXT_IN_MEMORY leaves that data out (a board
+    simulator that preloaded it). UploadError says why it was not run."""
     try:
         pieces, entry = elf_pieces(path, regions=(ram, ext))
     except ElfError as e:
         raise UploadError(str(e))
+    if ext_in_memory:
+        pieces = [p for p in pieces[:-1] if not ext[0] <= p[0] < ext[0] + ext[1]] + pieces[-1:]
     link = port if isinstance(port, Link) else Link(port)
 
     def refusal(e):
@@ -326,7 +332,8 @@ def talk(port, args, alive, log, reset=None):
 
     def send_image():
         try:
-            print(upload(link, args.upload, idle=args.timeout), flush=True)
+            print(upload(link, args.upload, idle=args.timeout, ext_in_memory=getattr(args, "ext_preloaded", False)),
+                  flush=True)
         except UploadError as e:
             sys.stderr.write(f"uartctl: upload failed: {e}\n")
             return False
@@ -361,6 +368,10 @@ def cmd_sim(args):
     cmd = [args.sim] + (["--elf", args.elf] if args.elf else []) + ["--uart-pty"]
     if args.preload:
         cmd += ["--preload", args.preload]
+    if args.ext_preloaded:
+        if not args.upload:
+            raise Refused("--ext-preloaded needs --upload (the program whose external-memory data to preload)")
+        cmd += ["--preload-ext", args.upload]
     if args.max_cycles:
         cmd += ["--max-cycles", str(args.max_cycles)]
     with open_log(args.log) as log, Simulator(cmd, args.timeout) as sim:
@@ -424,6 +435,9 @@ def main():
     s.add_argument("--max-cycles", type=int, default=0)
     s.add_argument("--keep", action="store_true", help="leave the program running after the script")
     s.add_argument("--preload", help="an ELF already in memory at reset (a bitstream's RAM image)")
+    s.add_argument("--ext-preloaded", action="store_true",
+                   help="the board simulator (arty-rtl) holds --upload's external-memory data from reset "
+                        "(--preload-ext); only its RAM part is uploaded")
     b = sub.add_parser("serial", help="talk to a board")
     b.add_argument("--port", required=True)
     b.add_argument("--baud", type=int, default=115200)

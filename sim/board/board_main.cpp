@@ -11,11 +11,15 @@
 //    both), the FTDI UART and BTN0. --stop-dram-clock-at N stops the
 //    controller's clock from the SoC's cycle N on, as a controller whose
 //    PLL lost lock would: the boot ROM must say so and go on without DDR3.
+//    --preload-ext ELF puts the ELF's external-memory data in the DDR3
+//    model's banks before the first cycle, as an upload would have left
+//    it, so that a 170 MB model need not cross the simulated UART (hours);
+//    the client then uploads only the program's RAM part.
 // The UART has no flow control, as on the boards; the button is held down
 // with --press-button, else not pressed. RAM and ROM hold what the
 // bitstream's do.
 //   ulx3s-rtl|ulx3s-gl|arty-rtl [--uart-pty] [--press-button] [--max-cycles N]
-//   arty-rtl also: [--stop-dram-clock-at N]
+//   arty-rtl also: [--stop-dram-clock-at N] [--preload-ext ELF]
 // The UART is on stdin/stdout or on a pseudo-terminal whose path is printed
 // ("UART on PATH"), as with unicaim-sim. The board has no way to end a run:
 // it stops at --max-cycles (status 124), at a broken SDRAM rule (status 3,
@@ -32,6 +36,11 @@
 
 #include "Vboard.h"
 #include "host_port.h"
+#ifdef BOARD_ARTY
+#include "Vboard___024root.h"
+#include "elf_image.h"
+#include "soc_regs.h"
+#endif
 #include "uart_model.h"
 #include "verilated.h"
 #ifndef BOARD_ARTY
@@ -60,6 +69,11 @@ uint64_t parse_count(const std::string &option, const char *text) {
 }
 
 #ifdef BOARD_ARTY
+template <typename T, std::size_t N>
+constexpr uint32_t cells(const VlUnpacked<T, N> &) {
+  return uint32_t(N);
+}
+
 // The board's clocks, its UART pins and its button.
 class Board {
  public:
@@ -83,6 +97,29 @@ class Board {
   }
   uint8_t uart_tx() const { return top_->uart_rxd_out; }
   void uart_rx(uint8_t level) { top_->uart_txd_in = level; }
+
+  // IMAGE's words in external memory, written into the DDR3 model's eight
+  // banks where the controller will look for them: LiteDRAM's ROW_BANK_COL
+  // mapping of the native port's 128-bit word w (bank w[9:7], row w[..:10],
+  // columns 8 w[6:0]) and the model's cell index {row, column / 8}.
+  void preload(const ElfImage &image) {
+    auto *root = top_->rootp;
+    decltype(root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem) *banks[] = {
+        &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem,   &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_1,
+        &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_2, &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_3,
+        &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_4, &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_5,
+        &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_6, &root->arty_board__DOT__u_dram__DOT__u_core__DOT__mem_7};
+    const uint32_t bank_words = cells(*banks[0]);
+    image.each_word_in(EXT_BASE, ddr3_bytes(), [&](uint32_t addr, uint32_t value) {
+      const uint32_t offset = addr - EXT_BASE, w = offset >> 4;
+      const uint32_t cell = (w >> 10) << 7 | (w & 127u);
+      if (cell < bank_words) (*banks[(w >> 7) & 7u])[cell][(offset >> 2) & 3u] = value;
+    });
+  }
+  // What the model's banks hold: 8 of 128-bit cells.
+  uint32_t ddr3_bytes() const {
+    return uint32_t(8u * 16u * cells(top_->rootp->arty_board__DOT__u_dram__DOT__u_core__DOT__mem));
+  }
 
  private:
   Vboard *top_;
@@ -131,8 +168,9 @@ class Board {
 
 int main(int argc, char **argv) {
 #ifdef BOARD_ARTY
-#define BOARD_OPTIONS " [--stop-dram-clock-at N]"
+#define BOARD_OPTIONS " [--stop-dram-clock-at N] [--preload-ext ELF]"
   uint64_t dram_clock_stop = UINT64_MAX;
+  std::string preload;
 #else
 #define BOARD_OPTIONS ""
 #endif
@@ -149,6 +187,8 @@ int main(int argc, char **argv) {
 #ifdef BOARD_ARTY
     } else if (a == "--stop-dram-clock-at" && i + 1 < argc) {
       dram_clock_stop = parse_count(a, argv[++i]);
+    } else if (a == "--preload-ext" && i + 1 < argc) {
+      preload = argv[++i];
 #endif
     } else if (a.rfind("+verilator", 0) != 0) {
       fail("unknown option '" + a + "' (usage: " BOARD_SIM_NAME " [--uart-pty] [--press-button] [--max-cycles N]"
@@ -164,6 +204,14 @@ int main(int argc, char **argv) {
   UartModel uart(BOARD_CLK_HZ / BOARD_BAUD);
 #ifdef BOARD_ARTY
   Board board(top.get(), press_button, dram_clock_stop);
+  if (!preload.empty()) {
+    ElfImage image;
+    std::string error;
+    if (!image.load(preload, {{"external memory", EXT_BASE, board.ddr3_bytes()}, {"RAM", RAM_BASE, RAM_SIZE}},
+                    &error))
+      fail(error);
+    board.preload(image);
+  }
 #else
   Board board(top.get(), press_button);
 #endif
