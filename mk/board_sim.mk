@@ -137,13 +137,16 @@ $(eval $(call LM_BOARD_BENCH,arty,$(ARTY_SIM_RTL),7200))
 bench: $(BENCH_DIR)/lm_ulx3s.txt $(BENCH_DIR)/lm_arty.txt
 
 # SmolLM2 (mk/smollm2.mk) on the Arty A7-100T's board simulator (about an
-# hour and a half): the image preloaded into the DDR3 model, a forward pass
-# at position 0 and a story's tokens against the host's.
-bench bench-smol-soc: $(BENCH_DIR)/smol_arty.txt
-$(BENCH_DIR)/smol_arty.txt: $(ARTY_SIM_RTL) $(FW_BUILD)/llm_smol.elf $(LLM_BUILD)/llm_host tools/llm/smol_arty_bench.py \
-                            tools/llm/smol_soc_bench.py
+# hour and a half): the image and the saved context of positions 0-255
+# preloaded into the DDR3 model, the forward pass at position 256 and a
+# story's tokens against the host's.
+.PHONY: bench-smol-arty
+bench bench-smol-arty: $(BENCH_DIR)/smol_arty.txt
+$(BENCH_DIR)/smol_arty.txt: $(ARTY_SIM_RTL) $(FW_BUILD)/llm_smol_pos256.elf $(LLM_BUILD)/llm_host \
+                            tools/llm/smol_arty_bench.py tools/llm/smol_soc_bench.py
 	@mkdir -p $(BENCH_DIR)
-	$(PYTHON) tools/llm/smol_arty_bench.py --sim $(ARTY_SIM_RTL) --elf $(FW_BUILD)/llm_smol.elf \
-	  --host $(LLM_BUILD)/llm_host --image $(SMOL_IMAGE) --fast $(BENCH_DIR)/smol_soc.txt > $@.tmp
+	$(PYTHON) tools/llm/smol_arty_bench.py --sim $(ARTY_SIM_RTL) --elf $(FW_BUILD)/llm_smol_pos256.elf \
+	  --host $(LLM_BUILD)/llm_host --image $(SMOL_IMAGE) --token256 $(SMOL_CONTEXT:.bin=.token) \
+	  --fast $(BENCH_DIR)/smol_soc.txt > $@.tmp
 	mv $@.tmp $@
 	cat $@

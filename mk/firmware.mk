@@ -47,6 +47,23 @@ $(FW_BUILD)/obj/firmware/apps/llm/model_blob.o: firmware/apps/llm/model_blob.S $
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_IMAGE='"$(abspath $(LLM_IMAGE))"' -c $< -o $@
 
+# A build that starts `bench` after a saved context (firmware/lib/llm/
+# llm_context.h, written by tools/llm/llm_context.c): stories260K's first 16
+# positions, for the test that restoring them equals running them.
+# $(1): the ELF, $(2): the context file, $(3): the context's section.
+LLM_APP_OBJS := $(call fw_obj,$(FW_COMMON) $(filter-out %/context_blob.S,$(wildcard firmware/apps/llm/*.c firmware/apps/llm/*.S)))
+define LLM_CONTEXT_OBJ
+$(FW_BUILD)/obj/$(1)_context.o: firmware/apps/llm/context_blob.S $(2) | deps
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,CC,$$@)$(RV_CC) $(FW_CFLAGS) -DCONTEXT_SECTION=$(3) -DCONTEXT_IMAGE='"$(abspath $(2))"' -c $$< -o $$@
+endef
+$(LLM_BUILD)/context16.bin: $(LLM_IMAGE) $(LLM_BUILD)/llm_context
+	$(call quiet,CONTEXT,$@)$(LLM_BUILD)/llm_context $(LLM_IMAGE) 16 $@ > /dev/null
+$(eval $(call LLM_CONTEXT_OBJ,llm_ctx16,$(LLM_BUILD)/context16.bin,.rodata.context))
+$(FW_BUILD)/llm_ctx16.elf: $(LLM_APP_OBJS) $(FW_BUILD)/obj/llm_ctx16_context.o $(FW_LDS)
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(filter %.o,$^) -o $@
+firmware: $(FW_BUILD)/llm_ctx16.elf
+
 $(FW_BUILD)/obj/%.o: %.S $(GEN)/soc_regs.h | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@

@@ -40,7 +40,8 @@ $(LLM_BUILD)/kv_soak: tools/llm/kv_soak.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
 .PHONY: llm-host
-llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak
+llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak \
+          $(LLM_BUILD)/llm_context
 
 $(LLM_BUILD)/llm_score: tools/llm/llm_score.c tools/llm/host_file.c tools/llm/logits.c tools/llm/logits.h \
                         tools/llm/host_kernels.c tools/llm/host_kernels.h \
@@ -49,5 +50,10 @@ $(LLM_BUILD)/llm_score: tools/llm/llm_score.c tools/llm/host_file.c tools/llm/lo
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 
 $(LLM_BUILD)/llm_tokenize: tools/llm/llm_tokenize.c tools/llm/host_file.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
+	@mkdir -p $(LLM_BUILD)
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
+
+$(LLM_BUILD)/llm_context: tools/llm/llm_context.c tools/llm/host_file.c tools/llm/host_kernels.c tools/llm/host_kernels.h \
+                          $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm

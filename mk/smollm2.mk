@@ -95,18 +95,33 @@ $(FW_BUILD)/obj/llm_smol_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/s
 $(FW_BUILD)/obj/llm_smol_model.o: firmware/apps/llm/model_blob.S $(SMOL_IMAGE) | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(SMOL_IMAGE))"' -c $< -o $@
-$(FW_BUILD)/llm_smol.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_smol_main.o $(FW_BUILD)/obj/llm_smol_model.o \
-                          $(FW_LDS)
-	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=EXT_LIMIT=256M \
+SMOL_LINK = $(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=EXT_LIMIT=256M \
 	  -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K $(filter %.o,$^) -o $@
+SMOL_OBJS := $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_smol_main.o $(FW_BUILD)/obj/llm_smol_model.o
+$(FW_BUILD)/llm_smol.elf: $(SMOL_OBJS) $(FW_LDS)
+	$(SMOL_LINK)
 smollm2: $(FW_BUILD)/llm_smol.elf $(SIM_BIN_SMOL)
 
+# llm_smol_pos256.elf: the same with the host engine's cache of positions
+# 0-255 (greedy from BOS, as `bench` decodes) linked in, so that `bench 256`
+# runs one forward pass instead of 257 (mk/firmware.mk's LLM_CONTEXT_OBJ);
+# context256.token: the token position 256 chooses on the host.
+SMOL_CONTEXT := $(SMOL_BUILD)/context256.bin
+$(SMOL_CONTEXT): $(SMOL_IMAGE) $(LLM_BUILD)/llm_context
+	$(call quiet,CONTEXT,$@)$(LLM_BUILD)/llm_context $(SMOL_IMAGE) 256 $@ --context 1024 > $(@:.bin=.token)
+$(eval $(call LLM_CONTEXT_OBJ,llm_smol_pos256,$(SMOL_CONTEXT),.ext.context))
+$(FW_BUILD)/llm_smol_pos256.elf: $(SMOL_OBJS) $(FW_BUILD)/obj/llm_smol_pos256_context.o $(FW_LDS)
+	$(SMOL_LINK)
+
 # On the fast simulator (about half an hour): a forward pass's cycles at
-# position 0, and three tokens through the array against the host's.
+# positions 0 and 256 (after the saved context), and three tokens through
+# the array against the host's.
 bench bench-smol-soc: $(BENCH_DIR)/smol_soc.txt
-$(BENCH_DIR)/smol_soc.txt: $(SIM_BIN_SMOL) $(FW_BUILD)/llm_smol.elf $(LLM_BUILD)/llm_host tools/llm/smol_soc_bench.py
+$(BENCH_DIR)/smol_soc.txt: $(SIM_BIN_SMOL) $(FW_BUILD)/llm_smol.elf $(FW_BUILD)/llm_smol_pos256.elf $(LLM_BUILD)/llm_host \
+                           tools/llm/smol_soc_bench.py
 	@mkdir -p $(BENCH_DIR)
 	$(PYTHON) tools/llm/smol_soc_bench.py --sim $(SIM_BIN_SMOL) --elf $(FW_BUILD)/llm_smol.elf \
-	  --host $(LLM_BUILD)/llm_host --image $(SMOL_IMAGE) > $@.tmp
+	  --host $(LLM_BUILD)/llm_host --image $(SMOL_IMAGE) --elf256 $(FW_BUILD)/llm_smol_pos256.elf \
+	  --token256 $(SMOL_CONTEXT:.bin=.token) > $@.tmp
 	mv $@.tmp $@
 	cat $@

@@ -75,6 +75,64 @@ def collect(build, run):
         m = re.search(r"^TOKENS(.*)$", out, re.M)
         return m.group(1).split() if m else None
 
+    @add("bench-from-saved-context")
+    def _():
+        # llm_ctx16.elf restores the host engine's cache of positions 0-15
+        # (llm_context) and runs `bench 20` from position 16 on: the same
+        # cycles at position 20 and the same token as llm.elf running all 21
+        # positions from BOS, and the host's token; a position inside the
+        # context is refused.
+        runs = {}
+        for elf in ("llm_ctx16.elf", "llm.elf"):
+            rc, out, err = console_session(run, build, elf, "bench 20\nbench 12\nexit 0\n", tmp, 300)
+            cycles = re.search(r"^BENCH lm_decode_cycles_pos20 (\d+)", out, re.M)
+            token = re.search(r"^bench: position 20 chose token (\d+)", out, re.M)
+            runs[elf] = (rc, cycles and cycles.group(1), token and token.group(1), out)
+        rc, out, err = run([os.path.join(llm, "llm_context"), image, "20", os.devnull], 120)
+        want = re.search(r"^TOKEN pos 20 (\d+)", out, re.M)
+        ctx, full = runs["llm_ctx16.elf"], runs["llm.elf"]
+        ok = ctx[0] == 0 and full[0] == 0 and want and ctx[1] and ctx[1:3] == full[1:3] and \
+            ctx[2] == want.group(1) and "positions 0-15 restored" in ctx[3] and \
+            "error: this build starts after a saved context: positions 16 to" in ctx[3] and \
+            "error" not in full[3]
+        return ok, f"context {ctx[1:3]}, from BOS {full[1:3]}, host {want and want.group(1)}\n{ctx[3][-800:]}"
+
+    @add("saved-context-bad-input")
+    def _():
+        # A context the host wrote, damaged: each refused with its reason by
+        # the same restore the firmware runs (llm_context --check).
+        tool = os.path.join(llm, "llm_context")
+        good = os.path.join(tmp, "ctx.bin")
+        rc, out, err = run([tool, image, "8", good], 120)
+        if rc:
+            return False, f"writing the context failed: {err}"
+        data = open(good, "rb").read()
+
+        def damaged(name, blob):
+            path = os.path.join(tmp, f"ctx_{name}.bin")
+            open(path, "wb").write(blob)
+            return path
+
+        def word(i, v):
+            return data[:4 * i] + struct.pack("<I", v) + data[4 * i + 4:]
+        flipped = bytearray(data)
+        flipped[len(data) // 2] ^= 0x10
+        cases = [(good, 0, "context: 8 positions, next token"),
+                 (damaged("short", data[:len(data) - 3]), 1, "the context is truncated"),
+                 (damaged("header", data[:20]), 1, "shorter than its header"),
+                 (damaged("magic", word(0, 0x12345678)), 1, "not a saved context"),
+                 (damaged("model", word(7, struct.unpack_from("<I", data, 28)[0] ^ 1)), 1, "saved with another model"),
+                 (damaged("layers", word(2, 99)), 1, "saved with another model"),
+                 (damaged("positions", word(5, 100000)), 1, "positions do not fit"),
+                 (damaged("token", word(6, 1 << 30)), 1, "next token is outside the vocabulary"),
+                 (damaged("crc", bytes(flipped)), 1, "corrupt (CRC mismatch)")]
+        bad = []
+        for path, want_rc, want in cases:
+            rc, out, err = run([tool, image, "--check", path], 60)
+            if rc != want_rc or want not in out + err:
+                bad.append(f"{os.path.basename(path)}: rc {rc} {out.strip()} {err.strip()}")
+        return not bad, "\n".join(bad) or f"{len(cases)} cases"
+
     @add("soc-matches-host-greedy")
     def _():
         rc, out, err, soc = soc_story("-n 20 --ids Once upon a time")

@@ -3,13 +3,18 @@
 cycles at position 0 by phase, cycles per multiply-accumulate beside the
 core's floor, the weights' bytes a token reads from external memory, a
 prompt's cycles per token when 8 positions share a pass over the weights,
-and three tokens through the array (kv unicaim) against the host's.
+and three tokens through the array (kv unicaim) against the host's. With
+--elf256 (llm_smol_pos256.elf, positions 0-255 restored from the host
+engine's saved context), the forward pass at position 256 and its token
+against the host's (--token256: llm_context's TOKEN line).
 
-usage: smol_soc_bench.py --sim SIM --elf ELF --host LLM_HOST --image IMAGE
+usage: smol_soc_bench.py --sim SIM --elf ELF --host LLM_HOST --image IMAGE [--elf256 ELF --token256 FILE]
 """
 import argparse
+import ctypes
 import os
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -38,24 +43,49 @@ def matrix_bytes(image):
     return h[15] - h[13] + (h[16] - h[13] if h[12] == 0 else 0)  # off_final - off_embed (+ the classifier)
 
 
+def session(uartctl_args, lines, what):
+    """The console's output (carriage returns dropped) for LINES, sent by
+    uartctl with UARTCTL_ARGS; exits naming WHAT if the session fails."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as script:
+        script.write(lines)
+        script.flush()
+        # uartctl (and with it the simulator) ends if this script is killed.
+        out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "uartctl.py"), "sim", *uartctl_args,
+                              "--script", script.name], capture_output=True, text=True,
+                             preexec_fn=lambda: ctypes.CDLL(None).prctl(1, signal.SIGTERM))
+    text = out.stdout.replace("\r", "")
+    if out.returncode:
+        sys.exit(f"{what}: the session failed (rc {out.returncode}):\n{text[-2000:]}{out.stderr[-1000:]}")
+    return text
+
+
+def pass_figures(text, pos, suffix=""):
+    """The BENCH lines of `bench POS` as SmolLM2's (lm_smol_..._posPOS SUFFIX),
+    and the token position POS chose."""
+    bench = dict(re.findall(r"^BENCH (\S+) (\S+)", text, re.M))
+    for name in ("decode", "matmul", "attention", "other"):
+        print(f"BENCH lm_smol_{name}_cycles_pos{pos}{suffix} {bench[f'lm_{name}_cycles_pos{pos}']} cycles")
+    m = re.search(rf"^bench: position {pos} chose token (\d+)", text, re.M)
+    return bench, m and m.group(1)
+
+
+def host_token(path, pos):
+    """The token llm_context says position POS chooses (its TOKEN line in PATH)."""
+    m = re.search(rf"^TOKEN pos {pos} (\d+)", open(path).read(), re.M)
+    return m and m.group(1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for opt in ("--sim", "--elf", "--host", "--image"):
         ap.add_argument(opt, required=True)
+    ap.add_argument("--elf256")
+    ap.add_argument("--token256")
     args = ap.parse_args()
-    with tempfile.NamedTemporaryFile("w", suffix=".txt") as script:
-        script.write(f"bench 0\nstory -n {len(PREFILL.split()) + 1} {PREFILL}\n"
-                     f"kv unicaim\nstory -n {STEPS} --ids {PROMPT}\nstats\nexit 0\n")
-        script.flush()
-        out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim", args.sim,
-                              "--elf", args.elf, "--script", script.name, "--timeout", "3600"],
-                             capture_output=True, text=True)
-    text = out.stdout.replace("\r", "")
-    if out.returncode:
-        sys.exit(f"smol_soc_bench.py: the session failed (rc {out.returncode}):\n{text[-2000:]}{out.stderr[-1000:]}")
-    bench = dict(re.findall(r"^BENCH (\S+) (\S+)", text, re.M))
-    for name in ("decode", "matmul", "attention", "other"):
-        print(f"BENCH lm_smol_{name}_cycles_pos0 {bench[f'lm_{name}_cycles_pos0']} cycles")
+    text = session(["--sim", args.sim, "--elf", args.elf, "--timeout", "3600"],
+                   f"bench 0\nstory -n {len(PREFILL.split()) + 1} {PREFILL}\n"
+                   f"kv unicaim\nstory -n {STEPS} --ids {PROMPT}\nstats\nexit 0\n", "smol_soc_bench.py")
+    bench, _ = pass_figures(text, 0)
     macs = macs_per_token(args.image)
     matmul = int(bench["lm_matmul_cycles_pos0"])
     print(f"BENCH lm_smol_macs_per_token {macs} macs")
@@ -76,6 +106,13 @@ def main():
           f"(soc {soc}, host {want})")
     if len(prefill) > 1:
         print(f"BENCH lm_smol_soc_array_decode_cycles {prefill[-1][0]} cycles (positions 0-{STEPS - 1})")
+    if args.elf256:
+        text = session(["--sim", args.sim, "--elf", args.elf256, "--timeout", "3600"], "bench 256\nexit 0\n",
+                       "smol_soc_bench.py (position 256)")
+        _, token = pass_figures(text, 256)
+        want = host_token(args.token256, 256)
+        print(f"BENCH lm_smol_pos256_token_matches_host {int(token is not None and token == want)} bool "
+              f"(soc {token}, host {want}; positions 0-255 restored from the host's saved context)")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #include "irq.h"
 #include "kv_cost.h"
 #include "kv_policy.h"
+#include "llm_context.h"
 #include "llm_model.h"
 #include "sampler.h"
 #include "soc_regs.h"
@@ -49,6 +50,9 @@
 #endif
 
 extern const uint8_t llm_model_image[], llm_model_image_end[];
+/* A saved context (llm_context.h), linked into a bench build only
+   (context_blob.S): `bench` starts after its positions. */
+extern const uint8_t llm_context_image[] __attribute__((weak)), llm_context_image_end[] __attribute__((weak));
 
 static llm_model_t model;
 static llm_state_t state;
@@ -304,7 +308,10 @@ static int cmd_chat(int argc, char **argv) { return run_story(argc, argv, 1); }
    one-token forward here). Without POS, a whole story: the full context,
    positions 16, 256 and 500 in detail, the mean over the decoded positions
    (16 on) and a CURVE line every 16 positions. With external memory, the
-   data cache's hit rate over the run too. */
+   data cache's hit rate over the run too. Ends with the token the last
+   position chose. A build with a saved context restores its positions (the
+   host engine's greedy decoding from BOS, the same cache) instead of
+   running them. */
 static int cmd_bench(int argc, char **argv) {
   int32_t want[8] = {16, 256, 500};
   int n = argc - 1, last = 0, story = n == 0;
@@ -329,11 +336,26 @@ static int cmd_bench(int argc, char **argv) {
   }
   llm_sampler_t sampler;
   llm_sampler_init(&sampler, model.vocab_size, 0, 0, 1, scratch.sampler.probs, scratch.sampler.order);
-  int token = model.bos;
+  int token = model.bos, first = 0;
+  const size_t context_bytes = (size_t)(llm_context_image_end - llm_context_image); /* 0 without a context */
+  if (context_bytes) {
+    const char *error;
+    first = llm_context_restore(&state, llm_context_image, context_bytes, &token, &error);
+    if (first < 0) {
+      printf("error: the linked context: %s\n", error);
+      return -1;
+    }
+    for (int i = 0; i < n; i++)
+      if (story || want[i] < first) {
+        printf("error: this build starts after a saved context: positions %d to %d only\n", first, model.seq_len - 1);
+        return -1;
+      }
+    printf("bench: positions 0-%d restored from the linked context\n", first - 1);
+  }
   uint64_t prefill = 0, decode = 0;
   const int ext = sysctl_ext_size() != 0; /* the counters exist */
   const uint32_t hits0 = ext ? SYSCTL_DCACHE_HITS : 0, misses0 = ext ? SYSCTL_DCACHE_MISSES : 0;
-  for (int pos = 0; pos <= last; pos++) {
+  for (int pos = first; pos <= last; pos++) {
     memset(state.phase_cycles, 0, sizeof state.phase_cycles);
     uint64_t t0 = read_cycle();
     token = llm_sample(&sampler, llm_forward(&state, token, pos));
@@ -362,6 +384,7 @@ static int cmd_bench(int argc, char **argv) {
     }
     if (llm_is_stop(&model, token)) token = model.eos; /* keep going past an end of story */
   }
+  printf("bench: position %d chose token %d\n", last, token);
   if (story)
     printf("BENCH lm_decode_cycles_mean_%d %llu cycles\n", model.seq_len,
            (unsigned long long)(decode / (uint64_t)(model.seq_len - 16)));

@@ -229,5 +229,6 @@ int llm_model_open(llm_model_t *m, const void *image, size_t len, unsigned flags
     return -1;
   }
   m->image_bytes = len;
+  m->image_crc = h[H_CRC];
   return 0;
 }

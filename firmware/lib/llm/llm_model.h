@@ -101,6 +101,7 @@ typedef struct {
   llm_bpe_t bpe;                          /* LLM_TOKENIZER_BPE */
   const char *chat_system;                /* ChatML's default system message, or NULL: no chat template */
   size_t image_bytes;
+  uint32_t image_crc; /* the header's CRC of the image (a saved context names its model by it) */
 } llm_model_t;
 
 /* Validates IMAGE (LEN bytes, 4-byte aligned) and fills M with pointers into
