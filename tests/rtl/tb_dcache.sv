@@ -12,6 +12,7 @@
 module tb_dcache;
   import soc_bus_pkg::*;
   `include "tb_util.svh"
+  localparam int unsigned MinChecks = 1_000_000;  // a run makes 1,052,651
 
   localparam int unsigned SizeBytes = 1024, LineBytes = 32, AddrW = 16;
   localparam int unsigned LineWords = LineBytes / 4, Lines = SizeBytes / LineBytes;
@@ -184,7 +185,7 @@ module tb_dcache;
              loads, fast_loads, stores, maintenance, hits, misses, commands);
     tb_check(fast_loads > loads / 2, "most loads answered in the next cycle");
     tb_check(hits + misses == loads + stores, "every access counted once");
-    tb_finish();
+    tb_finish(MinChecks);
   end
 
   // A store or a miss is never answered in the cycle after its request
