@@ -41,7 +41,7 @@ $(LLM_BUILD)/kv_soak: tools/llm/kv_soak.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 
 .PHONY: llm-host
 llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak \
-          $(LLM_BUILD)/llm_context
+          $(LLM_BUILD)/llm_context $(LLM_BUILD)/fixmath_vectors
 
 $(LLM_BUILD)/llm_score: tools/llm/llm_score.c tools/llm/host_file.c tools/llm/logits.c tools/llm/logits.h \
                         tools/llm/host_kernels.c tools/llm/host_kernels.h \
@@ -57,3 +57,8 @@ $(LLM_BUILD)/llm_context: tools/llm/llm_context.c tools/llm/host_file.c tools/ll
                           $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
+
+# The fixed-point helpers on test vectors (tests/llm_tests.py's fixmath-exact).
+$(LLM_BUILD)/fixmath_vectors: tests/host/fixmath_vectors.c firmware/lib/llm/fixmath.c firmware/lib/llm/fixmath.h
+	@mkdir -p $(LLM_BUILD)
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@

@@ -1,6 +1,7 @@
 """Language-model tests: the converter, the fp32 reference against the
 published reference text, the integer path against fp32, bad input, and the
 SoC in the simulator producing the host's tokens."""
+import math
 import os
 import random
 import re
@@ -37,13 +38,17 @@ def collect(build, run):
 
     @add("int8-agreement")
     def _():
-        rc, out, err = run([evaluate, model, image, "agree", "4", "128"], 300)
+        # Bounds just outside the measured values (98.12%, ratio 1.0014 on
+        # 32 x 256 tokens; deterministic), so that a systematic drift of the
+        # arithmetic -- rounding turned into truncation -- fails; move them
+        # deliberately, with the reason in the commit.
+        rc, out, err = run([evaluate, model, image, "agree", "32", "256"], 300)
         m = re.search(r"lm_int8_top1_vs_fp32 ([0-9.]+)", out)
         r = re.search(r"lm_ppl_ratio_int8_vs_fp32 ([0-9.]+)", out)
         lo = re.search(r"lm_int8_top1_vs_fp32_ci95_low ([0-9.]+)", out)
         hi = re.search(r"lm_int8_top1_vs_fp32_ci95_high ([0-9.]+)", out)
-        ok = (rc == 0 and m and float(m.group(1)) >= 95.0 and r and float(r.group(1)) < 1.03 and lo and hi and
-              float(lo.group(1)) <= float(m.group(1)) <= float(hi.group(1)) and
+        ok = (rc == 0 and m and 98.0 <= float(m.group(1)) <= 98.3 and r and 1.0 <= float(r.group(1)) <= 1.003 and
+              lo and hi and float(lo.group(1)) <= float(m.group(1)) <= float(hi.group(1)) and
               float(lo.group(1)) < float(hi.group(1)))
         # A bad sequence count is refused.
         rc2, out2, err2 = run([evaluate, model, image, "agree", "0", "128"], 60)
@@ -74,6 +79,75 @@ def collect(build, run):
         rc, out, err = run([host, image, *args, *slices, "--ids"], 60)
         m = re.search(r"^TOKENS(.*)$", out, re.M)
         return m.group(1).split() if m else None
+
+    @add("fixmath-exact")
+    def _():
+        # The fixed-point helpers against their definitions in exact
+        # integer arithmetic (Python's unbounded ints, written from the
+        # header's comments, not its code): rounding half up, floors, square
+        # root and reciprocal exactly; the exponentials within their stated
+        # error. 2,000 random vectors each, the edges included.
+        rng = random.Random(46)
+
+        def round_half_up(num, shift):
+            return (2 * num + (1 << shift)) // (1 << (shift + 1))
+        vectors, want = [], []
+
+        def add_vector(line, expect):
+            vectors.append(line)
+            want.append(expect)
+        for _ in range(2000):
+            a, b, sh = rng.randint(-(1 << 31), (1 << 31) - 1), rng.randint(-(1 << 15), 1 << 15), rng.randint(1, 30)
+            r = round_half_up(a * b, sh)
+            if -(1 << 31) <= r < 1 << 31:
+                add_vector(f"mul_shift {a} {b} {sh}", r)
+            acc, xs, sh = rng.randint(-(1 << 50), 1 << 50), rng.randint(-(1 << 30), 1 << 30), rng.randint(33, 63)
+            r = round_half_up(acc * xs, sh)
+            if -(1 << 31) <= r < 1 << 31:
+                add_vector(f"mul_round_shift {acc} {xs} {sh}", r)
+            a, b = rng.randint(-(1 << 31), (1 << 31) - 1), rng.randint(-(1 << 31), (1 << 31) - 1)
+            add_vector(f"mulh {a} {b}", (a * b) >> 32)
+            ua, ub = rng.randint(0, (1 << 32) - 1), rng.randint(0, (1 << 32) - 1)
+            add_vector(f"mulhu {ua} {ub}", (ua * ub) >> 32)
+            v = rng.choice([rng.randint(0, (1 << 63) - 1), rng.randint(0, 1 << 20)])
+            add_vector(f"isqrt {v}", math.isqrt(v))
+            d = rng.choice([rng.randint(1, (1 << 32) - 1), rng.randint(1, 300)])
+            add_vector(f"recip {d}", ((1 << 32) - 1) // d)
+            add_vector(f"exp_neg {rng.randint(-(13 << 16), 1000)}", None)
+            add_vector(f"exp2_neg_coarse {rng.randint(0, 18 << 16)}", None)
+        for edge in ("mul_shift 65536 65536 16", "mul_shift -3 1 1", "mul_shift 3 1 1"):
+            a, b, sh = (int(t) for t in edge.split()[1:])
+            add_vector(edge, round_half_up(a * b, sh))
+        rc, out, err = run([os.path.join(llm, "fixmath_vectors")], 120, stdin_data=("\n".join(vectors) + "\n").encode())
+        got = out.split()
+        if rc != 0 or len(got) != len(vectors):
+            return False, f"rc={rc} {len(got)} results for {len(vectors)} vectors\n{err}"
+        bad = []
+        for line, expect, g in zip(vectors, want, got):
+            name, arg = line.split()[0], int(line.split()[1])
+            g = int(g)
+            if name == "exp_neg":  # exp(x), Q16; 0 below -12; interpolated table: 1e-4 relative, a unit
+                ref = 0 if arg < -(12 << 16) else math.exp(min(arg, 0) / 65536) * 65536
+                ok = abs(g - ref) <= 1 + 1e-4 * ref
+            elif name == "exp2_neg_coarse":  # 2^-z, Q16, within 0.14% and a unit
+                ref = 2 ** (-arg / 65536) * 65536
+                ok = abs(g - ref) <= 1 + 0.0014 * ref
+            else:
+                ok = g == expect
+            if not ok:
+                bad.append(f"{line}: got {g}, want {expect if expect is not None else ref}")
+        return not bad, f"{len(vectors)} vectors\n" + "\n".join(bad[:20])
+
+    @add("pinned-greedy-story")
+    def _():
+        # The host engine's greedy story, token for token as measured when
+        # pinned: any change to the integer arithmetic shows here first.
+        # Update it deliberately, with the reason in the commit.
+        pinned = ("403 407 261 378 432 383 286 261 376 298 315 421 395 317 426 338 401 396 267 337 410 408 419 292 "
+                  "411 322 265 282 295 433 426 385 328 432 358 394 261 370 432 352 266 268 388 426 338 391 266 267")
+        rc, out, err = run([host, image, "-n", "48", "-i", "Once upon a time", "--ids"], 60)
+        m = re.search(r"^TOKENS (.*)$", out, re.M)
+        return rc == 0 and m and m.group(1).split() == pinned.split(), f"got  {m and m.group(1)}\npinned {pinned}"
 
     @add("bench-from-saved-context")
     def _():

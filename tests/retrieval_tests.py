@@ -150,11 +150,25 @@ def collect(build, run):
             return False, o + e
         rc, o, e = run([evaluate, model, image, "tasks", task_file], 600)
         em = {(k, p): float(v) for k, p, v in re.findall(r"retr_dense_em_(\w+?)_(fp32|int) ([0-9.]+)", o)}
-        # Floors below what the shipped model measures on 60 per kind
-        # (passkey 100/100, recall 99.0/98.0 fp32/int, two-hop 100/100).
-        floors = {"passkey": 90.0, "recall": 90.0, "twohop": 90.0}
+        # These tasks are fixed and the run deterministic: it measures passkey
+        # 100/100, recall 97.06/97.06 (fp32/int), two-hop 100/100; one answer
+        # fewer fails. Move the floors deliberately, with the reason in the commit.
+        floors = {"passkey": 100.0, "recall": 97.0, "twohop": 100.0}
         ok = rc == 0 and len(em) == 6 and all(v >= floors[k] for (k, p), v in em.items())
-        return ok, f"rc={rc}\n{o}{e}"
+        return ok, f"rc={rc} floors {floors}\n{o}{e}"
+
+    @add("pinned-greedy-continuation")
+    def _():
+        # The host engine's greedy continuation of a fixed recall task, as
+        # measured when pinned. Update it deliberately, with the reason in
+        # the commit.
+        pinned = "401 118 200 364 241 15 364 241 200 118 40 5 7 4 364 252 167"
+        task = tasks.make("recall", random.Random(46), 300)
+        n = len(task.tokens)
+        rc, out, err = run([host, image, "-n", str(n + 16), "-i", tasks.decode(task.tokens)[1:], "--ids"], 60)
+        m = re.search(r"^TOKENS(.*)$", out, re.M)
+        got = m.group(1).split()[n - 1:] if m else None
+        return rc == 0 and got == pinned.split(), f"got  {got}\npinned {pinned.split()}\n{err}"
 
     @add("host-unknown-character")
     def _():
