@@ -375,20 +375,25 @@ def collect(build, run):
     def _():
         # The demo's steps with the simulator stopped 90% of the time
         # (tests/slow_sim.py): the model's start is 20 s of silence, each
-        # token 5 s, and uartctl's default waits still see it through.
+        # token 5 s, and uartctl's default waits still see it through to
+        # the host's tokens.
         slow = os.path.join(tmp, "slow-sim")
         with open(slow, "w") as f:
             f.write(f'#!/bin/sh\nexec {PY} {os.path.join(HERE, "slow_sim.py")} {sim} "$@"\n')
         os.chmod(slow, 0o755)
         script = os.path.join(tmp, "slow_demo.txt")
         with open(script, "w") as f:
-            f.write("model\nstory -n 24 Once upon a time\nexit 0\n")
+            f.write("model\nstory -n 24 --ids Once upon a time\nexit 0\n")
         rc, out, err = run([PY, uartctl, "sim", "--sim", slow, "--elf", os.path.join(fw, "llm.elf"),
                             "--script", script], 1200)
         wall = re.search(r"wall_s=([0-9.]+) hz=(\d+)", err)
-        ok = rc == 0 and "cycles/token decode" in out and "Once upon a time" in out and wall \
-            and int(wall.group(2)) < 1000000
-        return ok, f"rc={rc}\n{out[-600:]}{err[-400:]}"
+        soc = re.search(r"^TOKENS(.*)$", out.replace("\r", ""), re.M)
+        host_out = run([os.path.join(build, "llm", "llm_host"), os.path.join(build, "llm", "model.ucm"), "-n", "24",
+                        "-i", "Once upon a time", "--ids"], 60)[1]
+        host = re.search(r"^TOKENS(.*)$", host_out, re.M)
+        ok = rc == 0 and "cycles/token decode" in out and soc and host and \
+            soc.group(1).split() == host.group(1).split() and wall and int(wall.group(2)) < 1000000
+        return ok, f"rc={rc} soc {soc and soc.group(1)}\nhost {host and host.group(1)}\n{out[-600:]}{err[-400:]}"
 
     @add("trap-report")
     def _():
