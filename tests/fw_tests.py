@@ -53,7 +53,8 @@ def collect(build, run):
         # The attention kernels with the core's packed dot products against
         # plain loops (both value-weight paths, gathered rows, key scales).
         rc, out, err = sim_run(os.path.join(fw, "test_attn_kernels.elf"), extra=["--max-cycles", "50000000"])
-        ok = rc == 0 and "failures" in out and " 0 failures" in out and "attn_kernels PASS" in out
+        m = re.search(r"attention kernels: (\d+) checks, 0 failures", out)
+        ok = rc == 0 and m and int(m.group(1)) >= 4000 and "attn_kernels PASS" in out  # a run makes 4150
         return ok, f"rc={rc}\n{out}{err}"
 
     @add("read-leveling-choice")
@@ -157,12 +158,18 @@ def collect(build, run):
               "violated" not in err)
         return ok, f"rc={rc}\n{line}\n{out}{err[-500:]}"
 
+    def driver_checks_ran(out):
+        """The driver test agreed and compared enough: about ten values an
+        operation (3,987 for 400 on the simulator's array)."""
+        m = re.search(r"(\d+) driver operations on block and model, (\d+) checks: agree", out)
+        return m is not None and int(m.group(1)) > 0 and int(m.group(2)) >= 5 * int(m.group(1))
+
     @add("ucm-driver")
     def _():
         # The same driver calls through the array block and the golden model
         # compiled into the firmware agree; misuse gives the error codes.
         rc, out, err = sim_run(os.path.join(fw, "test_ucm_driver.elf"), extra=["--max-cycles", "200000000"])
-        ok = rc == 0 and "driver operations on block and model: agree" in out and "ucm_driver PASS" in out
+        ok = rc == 0 and driver_checks_ran(out) and "ucm_driver PASS" in out
         return ok, f"rc={rc}\n{out}{err}"
 
     @add("ucm-driver-board")
@@ -173,7 +180,7 @@ def collect(build, run):
         rc, out, err = run([board_sim, "--elf", os.path.join(fw, "test_ucm_driver_128k.elf"),
                             "--max-cycles", "200000000"], 300)
         ok = (rc == 0 and "array: 20 banks x 128 slots x 8 dims" in out and
-              "driver operations on block and model: agree" in out and "ucm_driver PASS" in out)
+              driver_checks_ran(out) and "ucm_driver PASS" in out)
         return ok, f"rc={rc}\n{out}{err}"
 
     @add("console-stdin")

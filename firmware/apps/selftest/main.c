@@ -114,7 +114,7 @@ static void check_array(uint32_t ext_bytes) {
     result("array", "FAIL", "the golden model refuses this geometry");
     return;
   }
-  ucm_check_t chk = {&hw, &ref, &model, sels, sels + g->slots, vals, vals + g->slots, 2027, 0};
+  ucm_check_t chk = {&hw, &ref, &model, sels, sels + g->slots, vals, vals + g->slots, 2027, 0, 0};
   for (unsigned b = 0; b < g->banks; b++) {
     ucm_reset_bank(&hw, b);
     ucm_reset_bank(&ref, b);

@@ -10,6 +10,7 @@ static uint32_t rnd(ucm_check_t *c) {
 }
 
 void ucm_check(ucm_check_t *c, int ok, const char *what, int hw, int ref) {
+  c->checks++;
   if (!ok && c->failures++ < 10) printf("FAIL %s: block %d model %d\n", what, hw, ref);
 }
 #define SAME(what, a, b) ucm_check(c, (a) == (b), what, (int)(a), (int)(b))

@@ -18,6 +18,7 @@ typedef struct {
   int32_t *val_hw, *val_ref;
   uint32_t rng;                 /* the sequence's seed */
   unsigned failures;
+  unsigned checks;              /* comparisons made (a run that compared nothing passes nothing) */
 } ucm_check_t;
 
 /* Counts a failure (and prints it) unless OK. */

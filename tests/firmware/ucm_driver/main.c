@@ -25,7 +25,7 @@ static ucm_model_t model;
 static ucm_t hw, ref;
 static uint16_t sel_hw[MAX_SLOTS], sel_ref[MAX_SLOTS];
 static int32_t val_hw[MAX_SLOTS], val_ref[MAX_SLOTS];
-static ucm_check_t chk = {&hw, &ref, &model, sel_hw, sel_ref, val_hw, val_ref, 12345, 0};
+static ucm_check_t chk = {&hw, &ref, &model, sel_hw, sel_ref, val_hw, val_ref, 12345, 0, 0};
 
 static void check(int ok, const char *what, int a, int b) { ucm_check(&chk, ok, what, a, b); }
 
@@ -99,7 +99,8 @@ int main(void) {
   ucm_check_ops(&chk, banks, OPS);
   ucm_counters_t a;
   ucm_check_counters(&chk, &a);
-  printf("%u driver operations on block and model: %s\n", OPS, chk.failures ? "MISMATCH" : "agree");
+  printf("%u driver operations on block and model, %u checks: %s\n", OPS, chk.checks,
+         chk.failures ? "MISMATCH" : "agree");
   printf("searches %lu, busy cycles: write %lu search %lu exact %lu\n", (unsigned long)a.v[UCM_CNT_EV_SEARCH],
          (unsigned long)a.v[UCM_CNT_CYC_WRITE], (unsigned long)a.v[UCM_CNT_CYC_SEARCH],
          (unsigned long)a.v[UCM_CNT_CYC_EXACT]);
