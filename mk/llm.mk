@@ -41,7 +41,7 @@ $(LLM_BUILD)/kv_soak: tools/llm/kv_soak.c $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 
 .PHONY: llm-host
 llm-host: $(LLM_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_eval $(LLM_BUILD)/prune_eval $(LLM_BUILD)/kv_soak \
-          $(LLM_BUILD)/llm_context $(LLM_BUILD)/fixmath_vectors
+          $(LLM_BUILD)/llm_context $(LLM_BUILD)/fixmath_vectors $(LLM_BUILD)/kv_trace
 
 $(LLM_BUILD)/llm_score: tools/llm/llm_score.c tools/llm/host_file.c tools/llm/logits.c tools/llm/logits.h \
                         tools/llm/host_kernels.c tools/llm/host_kernels.h \
@@ -62,3 +62,8 @@ $(LLM_BUILD)/llm_context: tools/llm/llm_context.c tools/llm/host_file.c tools/ll
 $(LLM_BUILD)/fixmath_vectors: tests/host/fixmath_vectors.c firmware/lib/llm/fixmath.c firmware/lib/llm/fixmath.h
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+
+# The cache under a policy on a scripted sequence (tests/policy_reference.py).
+$(LLM_BUILD)/kv_trace: tools/llm/kv_trace.c tools/llm/policy_spec.c tools/llm/policy_spec.h $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
+	@mkdir -p $(LLM_BUILD)
+	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm

@@ -138,6 +138,25 @@ def collect(build, run):
                 bad.append(f"{line}: got {g}, want {expect if expect is not None else ref}")
         return not bad, f"{len(vectors)} vectors\n" + "\n".join(bad[:20])
 
+    @add("policy-reference-streamingllm-h2o")
+    def _():
+        # The C cache under StreamingLLM and H2O (kv_trace) keeps, step by
+        # step, the positions tests/policy_reference.py's models of the
+        # papers keep, on scripted attention (a query points at one cached
+        # position), the prompt shorter and longer than the budget.
+        import policy_reference
+        n, head, bad = 60, 64, []
+        cases = policy_reference.cases(7, n)
+        for spec, prompt, targets, want in cases:
+            rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), str(head)], 60,
+                               stdin_data=policy_reference.script(targets, head).encode())
+            got = [[int(p) for p in line.split(":")[1].split()] for line in out.splitlines() if line.startswith("KEPT")]
+            if rc != 0 or got != want:
+                step = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(got))
+                bad.append(f"{spec} prompt {prompt}: rc {rc} {err.strip()} step {step}: "
+                           f"C {got[step] if step < len(got) else None}, reference {want[step] if step < n else None}")
+        return not bad, "\n".join(bad) or f"{len(cases)} sequences of {n} steps"
+
     @add("pinned-greedy-story")
     def _():
         # The host engine's greedy story, token for token as measured when

@@ -1,0 +1,79 @@
+"""Reference models of the pruning policies, written from their papers and
+the cache's prompt rule (firmware/lib/kv/kvcache.h), sharing no code with
+the C: the positions each step keeps, for tests/llm_tests.py's comparison
+with build/llm/kv_trace.
+
+The prompt rule: the prompt's positions are all cached as they come; when
+the first generated position arrives, the prompt is cut down to the
+policy's budget by evicting its victims one by one; from then on a new
+position evicts the victim when the cache holds the budget. A position's
+score starts at 0 when it is cached.
+
+Scripted attention: each position's key is a direction of its own, and each
+query points at one cached position with a logit gap far beyond what a
+softmax can weigh, so a step's attention is 1 on that position and 0
+elsewhere."""
+import random
+
+
+def streamingllm_victim(kept, scores, pos, sinks):
+    """Xiao et al. (ICLR 2024): the first SINKS positions stay (attention
+    sinks); the rest is a window of the most recent, so the oldest after
+    the sinks leaves."""
+    return min(p for p in kept if p >= sinks)
+
+
+def h2o_victim(kept, scores, pos, window):
+    """Zhang et al. (NeurIPS 2023): the WINDOW most recent positions stay;
+    of the others, the one with the least attention summed over every step
+    so far leaves (the older on a tie)."""
+    candidates = [p for p in kept if p < pos - window]
+    return min(candidates, key=lambda p: (scores[p], p))
+
+
+def run(victim, budget, prompt, n, rng):
+    """Steps of a sequence of N positions under VICTIM(kept, scores, pos)
+    with BUDGET positions (the first PROMPT the prompt): the target of each
+    step's query and the kept positions after each step."""
+    kept, scores, targets, trace = [], {}, [], []
+    for pos in range(n):
+        if pos == prompt:
+            while len(kept) > budget:
+                kept.remove(victim(kept, scores, prompt))
+        if pos >= prompt and len(kept) >= budget:
+            kept.remove(victim(kept, scores, pos))
+        kept.append(pos)
+        scores[pos] = 0
+        # Queries favour a few positions (heavy hitters), sometimes the newest.
+        target = rng.choice(kept[:3] + kept[-2:] if rng.random() < 0.6 else kept)
+        scores[target] += 1
+        targets.append(target)
+        trace.append(sorted(kept))
+    return targets, trace
+
+
+def script(targets, head):
+    """kv_trace's input: position p's key is direction p, its query points
+    at TARGETS[p]'s key."""
+    lines = []
+    for pos, target in enumerate(targets):
+        key, query = [0] * head, [0] * head
+        key[pos] = 100
+        query[target] = 100
+        lines.append(" ".join(map(str, key + query)))
+    return "\n".join(lines) + "\n"
+
+
+def cases(seed, n):
+    """(spec, prompt, targets, expected trace) for StreamingLLM and H2O at a
+    few budgets and prompt lengths (the prompt shorter and longer than the
+    budget)."""
+    rng = random.Random(seed)
+    out = []
+    for budget, prompt in ((12, 8), (12, 20), (20, 30), (16, 4), (8, 40)):
+        window = budget // 4
+        out.append((f"streamingllm:{budget}:sinks=4", prompt,
+                    *run(lambda kept, s, pos: streamingllm_victim(kept, s, pos, 4), budget, prompt, n, rng)))
+        out.append((f"h2o:{budget}:window={window}", prompt,
+                    *run(lambda kept, s, pos, w=window: h2o_victim(kept, s, pos, w), budget, prompt, n, rng)))
+    return out

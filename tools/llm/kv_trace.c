@@ -1,0 +1,67 @@
+/* kv_trace: the key/value cache under a pruning policy, step by step, for a
+   scripted sequence: tests/policy_reference.py compares the positions each
+   step keeps with its own models of the policies, written from their papers.
+   usage: kv_trace POLICY SLOTS PROMPT HEAD < SCRIPT
+   One layer and one KV head of HEAD components, SLOTS positions at most,
+   the first PROMPT positions the prompt. SCRIPT has a line per position:
+   HEAD key components then HEAD query components, int8. Keys are cached as
+   the engine caches them (12-bit, scale 1); the query's head factor makes a
+   logit gap of one int8 unit product worth 2^-16 of weight, so a key the
+   query does not point at gets exactly 0. Prints per position
+   "KEPT pos: p p ..." (ascending) after the position is stored and attended. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kv_slots.h"
+#include "policy_spec.h"
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: kv_trace POLICY SLOTS PROMPT HEAD < SCRIPT\n");
+    return 2;
+  }
+  const int slots = atoi(argv[2]), prompt = atoi(argv[3]), hs = atoi(argv[4]);
+  if (slots < 2 || slots > 4096 || prompt < 1 || prompt >= slots || hs < 4 || hs > KV_MAX_HEAD_SIZE || hs % 4) {
+    fprintf(stderr, "kv_trace: SLOTS 2..4096, PROMPT 1..SLOTS-1, HEAD 4..%d (a multiple of 4)\n", KV_MAX_HEAD_SIZE);
+    return 2;
+  }
+  kv_cache_t kv;
+  int32_t *att = malloc(sizeof(int32_t) * (size_t)slots * 2);
+  void *arena = malloc(kv_bytes(1, 1, hs, slots));
+  if (!att || !arena) return 2;
+  kv_init(&kv, 1, 1, hs, slots, att, arena);
+  kv_policy_t policy;
+  char why[160];
+  const char *refused = policy_from_spec(&policy, argv[1], slots, kv.slots, why, sizeof why);
+  if (!refused) refused = kv_set_policy(&kv, &policy);
+  if (refused) {
+    fprintf(stderr, "kv_trace: policy '%s' refused: %s\n", argv[1], refused);
+    return 2;
+  }
+  kv_begin(&kv, prompt);
+  int16_t key[KV_MAX_HEAD_SIZE];
+  int8_t q[KV_MAX_HEAD_SIZE], value[KV_MAX_HEAD_SIZE] = {0};
+  int32_t out[KV_MAX_HEAD_SIZE];
+  const int8_t *queries[1] = {q};
+  int32_t *outs[1] = {out};
+  const int32_t head_factor = 1 << 20;
+  for (int pos = 0; pos < slots; pos++) {
+    int v, got = 0;
+    for (int i = 0; i < 2 * hs && scanf("%d", &v) == 1; i++, got++) {
+      if (i < hs) key[i] = (int16_t)(v << KV_KEY_INT8_SHIFT);
+      else q[i - hs] = (int8_t)v;
+    }
+    if (got == 0) break;
+    if (got != 2 * hs) {
+      fprintf(stderr, "kv_trace: position %d has %d numbers, not %d\n", pos, got, 2 * hs);
+      return 2;
+    }
+    kv_store(&kv, 0, 0, pos, key, 1 << 16, value, 1 << 24);
+    kv_attend(&kv, 0, 0, pos, 1, queries, &head_factor, outs);
+    printf("KEPT %d:", pos);
+    for (int p = 0; p <= pos; p++)
+      if (kv_slot_holding(&kv, 0, p) >= 0) printf(" %d", p);
+    printf("\n");
+  }
+  return 0;
+}
