@@ -138,9 +138,9 @@ def collect(build, run):
                 bad.append(f"{line}: got {g}, want {expect if expect is not None else ref}")
         return not bad, f"{len(vectors)} vectors\n" + "\n".join(bad[:20])
 
-    @add("policy-reference-streamingllm-h2o")
+    @add("policy-reference")
     def _():
-        # The C cache under StreamingLLM and H2O (kv_trace) keeps, step by
+        # The C cache under StreamingLLM, H2O and SnapKV (kv_trace) keeps, step by
         # step, the positions tests/policy_reference.py's models of the
         # papers keep, on scripted attention (a query points at one cached
         # position), the prompt shorter and longer than the budget.

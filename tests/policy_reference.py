@@ -52,6 +52,30 @@ def run(victim, budget, prompt, n, rng):
     return targets, trace
 
 
+def run_snapkv(budget, window, kernel, prompt, n, rng):
+    """Li et al. (NeurIPS 2024): at the prompt's end its last WINDOW
+    positions (the observation window) stay, and of the others the
+    BUDGET - WINDOW with the most attention from the window's queries,
+    max-pooled over KERNEL neighbours, the earlier on a tie; generated
+    positions are all kept. Returns what run() does."""
+    kept, scores, targets, trace = [], {}, [], []
+    for pos in range(n):
+        if pos == prompt and len(kept) > budget:
+            candidates = [p for p in kept if p < prompt - window]
+            half = kernel // 2
+            pooled = {c: max(scores[t] for t in candidates if abs(t - c) <= half) for c in candidates}
+            chosen = sorted(candidates, key=lambda c: (-pooled[c], c))[:budget - window]
+            kept = sorted(chosen) + [p for p in kept if p >= prompt - window]
+        kept.append(pos)
+        scores[pos] = 0
+        target = rng.choice(kept[:3] + kept[-2:] if rng.random() < 0.4 else kept)
+        if prompt - window <= pos < prompt:  # the window's queries score the prompt
+            scores[target] += 1
+        targets.append(target)
+        trace.append(sorted(kept))
+    return targets, trace
+
+
 def script(targets, head):
     """kv_trace's input: position p's key is direction p, its query points
     at TARGETS[p]'s key."""
@@ -65,9 +89,9 @@ def script(targets, head):
 
 
 def cases(seed, n):
-    """(spec, prompt, targets, expected trace) for StreamingLLM and H2O at a
-    few budgets and prompt lengths (the prompt shorter and longer than the
-    budget)."""
+    """(spec, prompt, targets, expected trace) for StreamingLLM, H2O and
+    SnapKV at a few budgets and prompt lengths (the prompt shorter and
+    longer than the budget)."""
     rng = random.Random(seed)
     out = []
     for budget, prompt in ((12, 8), (12, 20), (20, 30), (16, 4), (8, 40)):
@@ -76,4 +100,6 @@ def cases(seed, n):
                     *run(lambda kept, s, pos: streamingllm_victim(kept, s, pos, 4), budget, prompt, n, rng)))
         out.append((f"h2o:{budget}:window={window}", prompt,
                     *run(lambda kept, s, pos, w=window: h2o_victim(kept, s, pos, w), budget, prompt, n, rng)))
+        out.append((f"snapkv:{budget}:window={window}:kernel=3", prompt,
+                    *run_snapkv(budget, window, 3, prompt, n, rng)))
     return out
