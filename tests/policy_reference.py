@@ -76,6 +76,27 @@ def run_snapkv(budget, window, kernel, prompt, n, rng):
     return targets, trace
 
 
+def run_tova(budget, prompt, n, rng):
+    """Oren et al. (2024): at each step the new position joins the cache and,
+    when that makes it hold more than BUDGET, the position the step's query
+    attends to least leaves (the older on a tie; the new one too, if it is
+    the least); the prompt is cut down by its last query's attention.
+    Returns what run() does."""
+    kept, last, targets, trace = [], {}, [], []
+    for pos in range(n):
+        if pos == prompt:
+            while len(kept) > budget:
+                kept.remove(min(kept, key=lambda p: (last.get(p, 0), p)))
+        kept.append(pos)
+        target = rng.choice(kept[:3] + kept[-2:] if rng.random() < 0.6 else kept)
+        last = {p: int(p == target) for p in kept}
+        if pos >= prompt and len(kept) > budget:
+            kept.remove(min(kept, key=lambda p: (last[p], p)))
+        targets.append(target)
+        trace.append(sorted(kept))
+    return targets, trace
+
+
 def script(targets, head):
     """kv_trace's input: position p's key is direction p, its query points
     at TARGETS[p]'s key."""
@@ -89,8 +110,8 @@ def script(targets, head):
 
 
 def cases(seed, n):
-    """(spec, prompt, targets, expected trace) for StreamingLLM, H2O and
-    SnapKV at a few budgets and prompt lengths (the prompt shorter and
+    """(spec, prompt, targets, expected trace) for StreamingLLM, H2O, SnapKV
+    and TOVA at a few budgets and prompt lengths (the prompt shorter and
     longer than the budget)."""
     rng = random.Random(seed)
     out = []
@@ -102,4 +123,5 @@ def cases(seed, n):
                     *run(lambda kept, s, pos, w=window: h2o_victim(kept, s, pos, w), budget, prompt, n, rng)))
         out.append((f"snapkv:{budget}:window={window}:kernel=3", prompt,
                     *run_snapkv(budget, window, 3, prompt, n, rng)))
+        out.append((f"tova:{budget}", prompt, *run_tova(budget, prompt, n, rng)))
     return out

@@ -69,6 +69,7 @@ static int soak(kv_cache_t *kv, const kv_policy_ops_t *ops, int budget, int step
       for (int j = 0; j < GROUP; j++) vector(q[j], 0);
       kv_attend(kv, 0, kvh, pos, GROUP, queries, factor, outs);
     }
+    kv_end_step(kv, 0, pos);
     if (kv_check(kv, pos, GROUP) || kv->error) {
       printf("%s: invariant broken at position %d%s%s\n", ops->name, pos, kv->error ? ": " : "",
              kv->error ? ucm_strerror(kv->error) : "");

@@ -58,6 +58,7 @@ int main(int argc, char **argv) {
     }
     kv_store(&kv, 0, 0, pos, key, 1 << 16, value, 1 << 24);
     kv_attend(&kv, 0, 0, pos, 1, queries, &head_factor, outs);
+    kv_end_step(&kv, 0, pos);
     printf("KEPT %d:", pos);
     for (int p = 0; p <= pos; p++)
       if (kv_slot_holding(&kv, 0, p) >= 0) printf(" %d", p);

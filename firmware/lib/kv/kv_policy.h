@@ -27,6 +27,8 @@ enum {
   KV_POLICY_ARRAY = 2,     /* runs on the block backend only */
   KV_POLICY_STEP_SCORES = 4,  /* the score row restarts every step */
   KV_POLICY_LAYER_SCORES = 8, /* every query head of the layer adds to kv head 0's score row */
+  KV_POLICY_EVICT_AFTER_STEP = 16, /* a full cache takes the new position first; the victim leaves
+                                      after the layer's step (kv_end_step), chosen by that step's scores */
 };
 
 struct kv_policy_ops {

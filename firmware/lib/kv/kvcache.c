@@ -235,8 +235,12 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
   const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
   if (pos == 0) start_sequence(kv, h);
   if (pos == kv->prompt_len) end_prompt(kv, layer, kvh);
+  /* A policy that evicts after the step holds the new position beside the
+     full cache until then (its bank has a slot to spare unless nothing is
+     pruned). */
+  const int after_step = (kv->policy.ops->flags & KV_POLICY_EVICT_AFTER_STEP) != 0;
   int slot;
-  if (kv->used[h] < (kv_in_prefill(kv, pos) ? kv->slots : kv->capacity)) {
+  if (kv->used[h] < (kv_in_prefill(kv, pos) ? kv->slots : kv->capacity) || (after_step && kv->used[h] < kv->slots)) {
     slot = kv_slot_free(kv, h);
   } else {
     slot = victim(kv, layer, kvh, pos); /* overwritten in place: the block keeps the slot valid */
@@ -258,6 +262,16 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
     kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, cells, 0));
   }
   if (kv->policy.ops->stored) kv->policy.ops->stored(kv, layer, kvh, pos, slot, key, key_scale);
+}
+
+void kv_end_step(kv_cache_t *kv, int layer, int pos) {
+  const int h0 = kv_head_of(kv, layer, 0);
+  if (!(kv->policy.ops->flags & KV_POLICY_EVICT_AFTER_STEP) || kv_in_prefill(kv, pos) ||
+      kv->used[h0] <= kv->capacity)
+    return;
+  const int slot = victim(kv, layer, 0, pos); /* the layer's heads hold the same positions in the same slots */
+  for (int k = 0; k < kv->n_kv_heads; k++) kv_slot_drop(kv, kv_head_of(kv, layer, k), slot);
+  kv->evictions += (uint32_t)kv->n_kv_heads;
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -325,6 +339,7 @@ static int check_head(kv_cache_t *kv, int h, int pos, int group) {
   int lo = pos, sinks = 0;
   if (ops->must_keep && !kv_in_prefill(kv, pos)) ops->must_keep(kv, h, pos, &lo, &sinks);
   if (kv_in_prefill(kv, pos) && pos < kv->slots) lo = 0;
+  else if (ops->flags & KV_POLICY_EVICT_AFTER_STEP) lo = pos + 1; /* the new position may be the step's lowest */
   if (lo < 0) lo = 0;
   int n_sinks = sinks < lo ? sinks : lo, kept = 0; /* required: [0, n_sinks) and [lo, pos] */
   for (int s = 0; s < kv->slots; s++) kept += at[s] != KV_FREE && (at[s] < n_sinks || at[s] >= lo);

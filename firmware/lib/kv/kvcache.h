@@ -145,6 +145,11 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
 void kv_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
                const int32_t *head_factor, int32_t *const *out);
 
+/* The end of position POS's attention in LAYER (every query head has
+   attended): a policy that evicts after the step (KV_POLICY_EVICT_AFTER_STEP)
+   drops its victim from each of the layer's KV heads now. */
+void kv_end_step(kv_cache_t *kv, int layer, int pos);
+
 /* Invariants of the slot tables (and of the block's banks under the block
    backend): each (layer, kv head) holds exactly as many positions as the
    prompt rule and the policy's capacity give at POS, no position twice,

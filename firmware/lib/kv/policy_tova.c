@@ -1,7 +1,8 @@
-/* tova (Oren et al., 2024, "Transformers are Multi-State RNNs"): the victim
-   is the position with the lowest attention at the latest step, averaged
-   over the layer's heads, so every KV head of a layer drops the same
-   position. The layer's query heads all add their probabilities to KV head
+/* tova (Oren et al., 2024, "Transformers are Multi-State RNNs"): at each
+   step the new position joins the full cache, the step attends, and the
+   position with the lowest attention of that step, averaged over the
+   layer's heads, leaves (the new one too, if it is the lowest), so every KV
+   head of a layer drops the same position (KV_POLICY_EVICT_AFTER_STEP). The layer's query heads all add their probabilities to KV head
    0's score row: the layer's heads hold the same positions in the same
    slots (same start, same victims, same free slots), so that row scores
    the slots of every head. Once KV head 0 has replaced its victim (score
@@ -49,7 +50,7 @@ static int32_t *score_row(kv_cache_t *kv, int layer, int kvh, int pos) {
 const kv_policy_ops_t kv_policy_tova = {
     .name = "tova",
     .summary = "drops the lowest attention of the latest step, per layer (Oren et al., 2024)",
-    .flags = KV_POLICY_STEP_SCORES | KV_POLICY_LAYER_SCORES,
+    .flags = KV_POLICY_STEP_SCORES | KV_POLICY_LAYER_SCORES | KV_POLICY_EVICT_AFTER_STEP,
     .compress = compress,
     .victim = victim,
     .score_row = score_row,

@@ -347,6 +347,7 @@ static void attend(llm_state_t *s, int l, int b, int pos, int32_t inv_sqrt_hs) {
       h += pair;
     }
   }
+  kv_end_step(&s->kv, l, pos);
 }
 
 const int32_t *llm_forward_batch(llm_state_t *s, const int *tokens, int n, int pos, int all_logits) {
