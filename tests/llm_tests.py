@@ -47,7 +47,7 @@ def collect(build, run):
         r = re.search(r"lm_ppl_ratio_int8_vs_fp32 ([0-9.]+)", out)
         lo = re.search(r"lm_int8_top1_vs_fp32_ci95_low ([0-9.]+)", out)
         hi = re.search(r"lm_int8_top1_vs_fp32_ci95_high ([0-9.]+)", out)
-        ok = (rc == 0 and m and 98.0 <= float(m.group(1)) <= 98.3 and r and 1.0 <= float(r.group(1)) <= 1.003 and
+        ok = (rc == 0 and m and 98.0 <= float(m.group(1)) <= 98.25 and r and 1.0 <= float(r.group(1)) <= 1.003 and
               lo and hi and float(lo.group(1)) <= float(m.group(1)) <= float(hi.group(1)) and
               float(lo.group(1)) < float(hi.group(1)))
         # A bad sequence count is refused.

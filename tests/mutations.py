@@ -29,7 +29,7 @@ MUTATIONS = [
              ("pinned-greedy", "int8-agreement"), HOST),
     Mutation("quantize8-spans-126", "firmware/lib/llm/transformer.c",
              "return quantize(q, 1, x, n, 127, shift);", "return quantize(q, 1, x, n, 126, shift);",
-             ("pinned-greedy", "int8-agreement"), HOST),
+             ("pinned-greedy", "int8-agreement", "int-vs-fp32-short"), HOST),
     Mutation("bpe-merge-tie-order", "firmware/lib/llm/bpe_merge.c",
              "return g->prio[a] > g->prio[b] || (g->prio[a] == g->prio[b] && a < b);",
              "return g->prio[a] > g->prio[b] || (g->prio[a] == g->prio[b] && a > b);",
