@@ -325,13 +325,14 @@ def collect(build, run):
 
     @add("uartctl-waits-for-silence-not-the-whole-run")
     def _():
-        # An 80-token story takes far longer than the 10 s --timeout, but the
-        # console never falls silent that long (its longest pause, the start
-        # before the first prompt, takes a few seconds on a slow shared
+        # A 240-token story takes far longer than the 10 s --timeout (80
+        # tokens took 9.6 s on a fast machine: too few to test anything), but
+        # the console never falls silent that long (its longest pause, the
+        # start before the first prompt, takes a few seconds on a slow shared
         # machine): the session completes.
         script = os.path.join(tmp, "story.txt")
         with open(script, "w") as f:
-            f.write("story -n 80 Once upon a time\nexit 0\n")
+            f.write("story -n 240 Once upon a time\nexit 0\n")
         rc, out, err = run([PY, uartctl, "sim", "--sim", sim, "--elf", os.path.join(fw, "llm.elf"),
                             "--script", script, "--timeout", "10"], 600)
         wall = re.search(r"wall_s=([0-9.]+)", err)
