@@ -13,9 +13,9 @@ usage: smol_arty_bench.py --sim ARTY_RTL --elf ELF --host LLM_HOST --image IMAGE
 import argparse
 import os
 import re
-import subprocess
 
-from smol_soc_bench import FLOOR_CYCLES_PER_MAC, host_token, macs_per_token, pass_figures, session
+from smol_soc_bench import (FLOOR_CYCLES_PER_MAC, host_token, macs_per_token, pass_figures, session,
+                            tokens_match)
 
 PROMPT, STEPS = "The", 3
 SILENCE_S = 7200  # a forward pass prints nothing for ~25 minutes of simulation
@@ -42,14 +42,7 @@ def main():
     want = host_token(args.token256, 256)
     print(f"BENCH lm_smol_pos256_token_matches_host_arty {int(token is not None and token == want)} bool "
           f"(soc {token}, host {want}; positions 0-255 restored from the host's saved context)")
-    m = re.search(r"^TOKENS(.*)$", text, re.M)
-    soc = m.group(1).split() if m else None
-    host = subprocess.run([args.host, args.image, "--context", "1024", "-n", str(STEPS), "-i", PROMPT, "--ids"],
-                          capture_output=True, text=True)
-    h = re.search(r"^TOKENS(.*)$", host.stdout, re.M)
-    want = h.group(1).split() if h else None
-    print(f"BENCH lm_smol_arty_tokens_match_host {int(soc is not None and soc == want)} bool "
-          f"(soc {soc}, host {want})")
+    tokens_match("lm_smol_arty_tokens_match_host", text, args.host, args.image, PROMPT, STEPS)
     decode = re.findall(r"cycles/token decode (\d+)", text)
     if decode:
         print(f"BENCH lm_smol_story_decode_cycles_arty {decode[-1]} cycles (positions 0-{STEPS - 1}, mean)")

@@ -69,6 +69,18 @@ def pass_figures(text, pos, suffix=""):
     return bench, m and m.group(1)
 
 
+def tokens_match(name, text, host, image, prompt, steps, kv=()):
+    """BENCH NAME: whether the session's TOKENS line is llm_host's for the
+    same story (KV: its attention options)."""
+    m = re.search(r"^TOKENS(.*)$", text, re.M)
+    soc = m.group(1).split() if m else None
+    out = subprocess.run([host, image, "--context", "1024", *kv, "-n", str(steps), "-i", prompt, "--ids"],
+                         capture_output=True, text=True).stdout
+    h = re.search(r"^TOKENS(.*)$", out, re.M)
+    want = h.group(1).split() if h else None
+    print(f"BENCH {name} {int(soc is not None and soc == want)} bool (soc {soc}, host {want})")
+
+
 def host_token(path, pos):
     """The token llm_context says position POS chooses (its TOKEN line in PATH)."""
     m = re.search(rf"^TOKEN pos {pos} (\d+)", open(path).read(), re.M)
@@ -96,14 +108,8 @@ def main():
     prefill = re.findall(r"cycles/token decode (\d+), prefill (\d+)", text)
     if prefill:
         print(f"BENCH lm_smol_prefill_cycles_per_token {prefill[0][1]} cycles (8 positions a pass)")
-    m = re.search(r"^TOKENS(.*)$", text, re.M)
-    soc = m.group(1).split() if m else None
-    host = subprocess.run([args.host, args.image, "--context", "1024", "--kv", "unicaim", "--slices", "3",
-                           "-n", str(STEPS), "-i", PROMPT, "--ids"], capture_output=True, text=True)
-    h = re.search(r"^TOKENS(.*)$", host.stdout, re.M)
-    want = h.group(1).split() if h else None
-    print(f"BENCH lm_smol_soc_array_tokens_match_host {int(soc is not None and soc == want)} bool "
-          f"(soc {soc}, host {want})")
+    tokens_match("lm_smol_soc_array_tokens_match_host", text, args.host, args.image, PROMPT, STEPS,
+                 ("--kv", "unicaim", "--slices", "3"))
     if len(prefill) > 1:
         print(f"BENCH lm_smol_soc_array_decode_cycles {prefill[-1][0]} cycles (positions 0-{STEPS - 1})")
     if args.elf256:

@@ -1,13 +1,15 @@
 /* tova (Oren et al., 2024, "Transformers are Multi-State RNNs"): at each
    step the new position joins the full cache, the step attends, and the
    position with the lowest attention of that step, averaged over the
-   layer's heads, leaves (the new one too, if it is the lowest), so every KV
-   head of a layer drops the same position (KV_POLICY_EVICT_AFTER_STEP). The layer's query heads all add their probabilities to KV head
-   0's score row: the layer's heads hold the same positions in the same
-   slots (same start, same victims, same free slots), so that row scores
-   the slots of every head. Once KV head 0 has replaced its victim (score
-   0), the others find the same slot lowest in the row: it held the lowest
-   score, or tied at 0 as the oldest. */
+   layer's heads, leaves (the new one too, if it is the lowest): every KV
+   head of a layer drops the same position (KV_POLICY_EVICT_AFTER_STEP). The
+   layer's query heads all add their probabilities to KV head 0's score row:
+   the layer's heads hold the same positions in the same slots (same start,
+   same victims, same free slots), so that row scores the slots of every
+   head. A bank with no slot to spare evicts as the position is stored:
+   once KV head 0 has replaced its victim (score 0), the others find the
+   same slot lowest in the row (it held the lowest score, or tied at 0 as
+   the oldest). */
 #include "kv_policy.h"
 #include "kv_slots.h"
 

@@ -5,7 +5,8 @@
 #include "crc32.h"
 #include "kv_slots.h"
 
-enum { C_MAGIC, C_VERSION, C_LAYERS, C_KV_HEADS, C_HEAD_SIZE, C_POSITIONS, C_NEXT, C_MODEL_CRC, C_PAYLOAD, C_CRC };
+enum { C_MAGIC, C_VERSION, C_LAYERS, C_KV_HEADS, C_HEAD_SIZE, C_POSITIONS, C_NEXT, C_MODEL_CRC, C_PAYLOAD, C_CRC, C_WORDS };
+_Static_assert(LLM_CONTEXT_HEADER_BYTES == 4 * C_WORDS, "the header is its fields");
 
 static size_t entry_bytes(int head_size) { return 8u + 3u * (size_t)head_size; }
 
@@ -34,7 +35,7 @@ int llm_context_save(const llm_state_t *s, int positions, int next_token, void *
         p += entry_bytes(hs);
       }
   const size_t payload = llm_context_bytes(s->model, positions) - LLM_CONTEXT_HEADER_BYTES;
-  const uint32_t h[10] = {LLM_CONTEXT_MAGIC,          LLM_CONTEXT_VERSION,  (uint32_t)kv->n_layers,
+  const uint32_t h[C_WORDS] = {LLM_CONTEXT_MAGIC,          LLM_CONTEXT_VERSION,  (uint32_t)kv->n_layers,
                           (uint32_t)kv->n_kv_heads,   (uint32_t)hs,         (uint32_t)positions,
                           (uint32_t)next_token,       s->model->image_crc,  (uint32_t)payload,
                           crc32_update(0, (const uint8_t *)buf + LLM_CONTEXT_HEADER_BYTES, payload)};
@@ -44,7 +45,7 @@ int llm_context_save(const llm_state_t *s, int positions, int next_token, void *
 
 int llm_context_restore(llm_state_t *s, const void *buf, size_t len, int *next_token, const char **error) {
   const llm_model_t *m = s->model;
-  uint32_t h[10];
+  uint32_t h[C_WORDS];
   if (len < LLM_CONTEXT_HEADER_BYTES) {
     *error = "the context is shorter than its header";
     return -1;
