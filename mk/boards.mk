@@ -141,7 +141,7 @@ flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 # image (292 KB), a 96-position context (the state takes 1 KB a position),
 # buffers cut to its 512-token vocabulary and context, no heap, a 12 KiB stack; the link
 # fails if it does not fit. make bitstream BOARD=arty ARTY_PART=100t BOARD_APP=llm_512k
-LLM_512K_DEFS := -DLLM_MAX_CONTEXT=96 -DLLM_ARENA_BYTES=101116 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=384 \
+LLM_512K_DEFS := -DLLM_MAX_CONTEXT=96 -DLLM_ARENA_BYTES=101116 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=320 \
                  -DLLM_EMIT_TOKENS=96
 $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
 	@mkdir -p $(dir $@)
