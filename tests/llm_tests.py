@@ -143,19 +143,28 @@ def collect(build, run):
         # The C cache under StreamingLLM, H2O, SnapKV and TOVA (kv_trace) keeps, step by
         # step, the positions tests/policy_reference.py's models of the
         # papers keep, on scripted attention (a query points at one cached
-        # position), the prompt shorter and longer than the budget.
+        # position), the prompt shorter and longer than the budget. Quest
+        # evicts nothing: the positions each of its steps reads (kv_trace
+        # --attended) are those of the reference's pages, on random keys.
         import policy_reference
         n, head, bad = 60, 64, []
-        cases = policy_reference.cases(7, n)
-        for spec, prompt, targets, want in cases:
-            rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), str(head)], 60,
-                               stdin_data=policy_reference.script(targets, head).encode())
-            got = [[int(p) for p in line.split(":")[1].split()] for line in out.splitlines() if line.startswith("KEPT")]
+
+        def compare(spec, prompt, script, want, tag, *extra):
+            rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), str(head), *extra], 60,
+                               stdin_data=script.encode())
+            got = [[int(p) for p in line.split(":")[1].split()] for line in out.splitlines() if line.startswith(tag)]
             if rc != 0 or got != want:
                 step = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(got))
-                bad.append(f"{spec} prompt {prompt}: rc {rc} {err.strip()} step {step}: "
+                bad.append(f"{spec} prompt {prompt}: rc {rc} {err.strip()} step {step} {tag}: "
                            f"C {got[step] if step < len(got) else None}, reference {want[step] if step < n else None}")
-        return not bad, "\n".join(bad) or f"{len(cases)} sequences of {n} steps"
+
+        cases = policy_reference.cases(7, n)
+        for spec, prompt, targets, want in cases:
+            compare(spec, prompt, policy_reference.script(targets, head), want, "KEPT")
+        quest = policy_reference.quest_cases(7, n, head)
+        for spec, prompt, script, want in quest:
+            compare(spec, prompt, script, want, "ATTENDED", "--attended")
+        return not bad, "\n".join(bad) or f"{len(cases) + len(quest)} sequences of {n} steps"
 
     @add("pinned-greedy-story")
     def _():

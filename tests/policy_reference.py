@@ -12,7 +12,8 @@ score starts at 0 when it is cached.
 Scripted attention: each position's key is a direction of its own, and each
 query points at one cached position with a logit gap far beyond what a
 softmax can weigh, so a step's attention is 1 on that position and 0
-elsewhere."""
+elsewhere. Quest evicts nothing; what it chooses is which positions a step
+reads, compared on random keys and queries (quest_cases)."""
 import random
 
 
@@ -95,6 +96,44 @@ def run_tova(budget, prompt, n, rng):
         targets.append(target)
         trace.append(sorted(kept))
     return targets, trace
+
+
+def quest_attended(budget, page, prompt, keys, queries):
+    """Tang et al. (ICML 2024): nothing is evicted; the prompt is read with
+    full attention (so is every step while the cache holds at most BUDGET
+    positions); after it, a step reads the BUDGET // PAGE pages of PAGE
+    consecutive positions whose keys' per-channel minimum and maximum give
+    the query the highest upper bound, sum_i max(q_i * min_i, q_i * max_i),
+    the page being filled always among them (the earlier page on a tie).
+    Returns the positions each step reads."""
+    steps = []
+    for pos, q in enumerate(queries):
+        if pos < prompt or pos < budget:
+            steps.append(list(range(pos + 1)))
+            continue
+        pages = pos // page + 1
+        bounds = []
+        for g in range(pages - 1):
+            rows = keys[g * page:(g + 1) * page]
+            lo = [min(col) for col in zip(*rows)]
+            hi = [max(col) for col in zip(*rows)]
+            bounds.append(sum(max(qi * a, qi * b) for qi, a, b in zip(q, lo, hi)))
+        chosen = sorted(range(pages - 1), key=lambda g: (-bounds[g], g))[:budget // page - 1] + [pages - 1]
+        steps.append([t for g in sorted(chosen) for t in range(g * page, min((g + 1) * page, pos + 1))])
+    return steps
+
+
+def quest_cases(seed, n, head):
+    """(spec, prompt, script, expected reads) for Quest at a few budgets,
+    pages and prompt lengths, on random int8 keys and queries."""
+    rng = random.Random(seed)
+    out = []
+    for budget, page, prompt in ((16, 8, 8), (24, 8, 30), (32, 16, 20), (40, 8, 12)):
+        keys = [[rng.randint(-100, 100) for _ in range(head)] for _ in range(n)]
+        queries = [[rng.randint(-100, 100) for _ in range(head)] for _ in range(n)]
+        text = "".join(" ".join(map(str, k + q)) + "\n" for k, q in zip(keys, queries))
+        out.append((f"quest:{budget}:page={page}", prompt, text, quest_attended(budget, page, prompt, keys, queries)))
+    return out
 
 
 def script(targets, head):

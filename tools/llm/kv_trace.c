@@ -1,23 +1,29 @@
 /* kv_trace: the key/value cache under a pruning policy, step by step, for a
    scripted sequence: tests/policy_reference.py compares the positions each
    step keeps with its own models of the policies, written from their papers.
-   usage: kv_trace POLICY SLOTS PROMPT HEAD < SCRIPT
+   usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended] < SCRIPT
    One layer and one KV head of HEAD components, SLOTS positions at most,
    the first PROMPT positions the prompt. SCRIPT has a line per position:
    HEAD key components then HEAD query components, int8. Keys are cached as
    the engine caches them (12-bit, scale 1); the query's head factor makes a
    logit gap of one int8 unit product worth 2^-16 of weight, so a key the
    query does not point at gets exactly 0. Prints per position
-   "KEPT pos: p p ..." (ascending) after the position is stored and attended. */
+   "KEPT pos: p p ..." (ascending) after the position is stored and attended.
+   With --attended (at most HEAD positions) the attention is diffuse instead
+   (the smallest head factor: every position a step reads gets a weight)
+   and position p's value is component p alone, so the step's output names
+   the positions it read: "ATTENDED pos: p p ..." (Quest's pages). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kv_slots.h"
 #include "policy_spec.h"
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: kv_trace POLICY SLOTS PROMPT HEAD < SCRIPT\n");
+  const int attended = argc == 6 && !strcmp(argv[5], "--attended");
+  if (argc != 5 && !attended) {
+    fprintf(stderr, "usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended] < SCRIPT\n");
     return 2;
   }
   const int slots = atoi(argv[2]), prompt = atoi(argv[3]), hs = atoi(argv[4]);
@@ -44,7 +50,7 @@ int main(int argc, char **argv) {
   int32_t out[KV_MAX_HEAD_SIZE];
   const int8_t *queries[1] = {q};
   int32_t *outs[1] = {out};
-  const int32_t head_factor = 1 << 20;
+  const int32_t head_factor = attended ? 1 : 1 << 20;
   for (int pos = 0; pos < slots; pos++) {
     int v, got = 0;
     for (int i = 0; i < 2 * hs && scanf("%d", &v) == 1; i++, got++) {
@@ -52,13 +58,25 @@ int main(int argc, char **argv) {
       else q[i - hs] = (int8_t)v;
     }
     if (got == 0) break;
+    if (attended && pos >= hs) {
+      fprintf(stderr, "kv_trace: --attended takes at most HEAD (%d) positions\n", hs);
+      return 2;
+    }
     if (got != 2 * hs) {
       fprintf(stderr, "kv_trace: position %d has %d numbers, not %d\n", pos, got, 2 * hs);
       return 2;
     }
+    if (attended) value[pos] = 127;
     kv_store(&kv, 0, 0, pos, key, 1 << 16, value, 1 << 24);
+    if (attended) value[pos] = 0;
     kv_attend(&kv, 0, 0, pos, 1, queries, &head_factor, outs);
     kv_end_step(&kv, 0, pos);
+    if (attended) {
+      printf("ATTENDED %d:", pos);
+      for (int p = 0; p <= pos; p++)
+        if (out[p]) printf(" %d", p);
+      printf("\n");
+    }
     printf("KEPT %d:", pos);
     for (int p = 0; p <= pos; p++)
       if (kv_slot_holding(&kv, 0, p) >= 0) printf(" %d", p);
