@@ -273,6 +273,19 @@ def collect(build, run):
               and "error" not in out and want != dense)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\ndense: {dense}\n{out[-800:]}{err[-400:]}"
 
+    @add("soc-matches-host-unicaim-circuit")
+    def _():
+        # unicaim on the sense line (linear=0: the RTL's decay, exponential
+        # and charge sharing) on the SoC and through the golden model on the
+        # host: the same tokens, which differ from the linear update's.
+        prompt = "Once upon a time, there was a little girl named Lily. She liked to play in the park with her dog."
+        circuit = ["linear=0", "ts=300", "csl=4", "cacc=60"]
+        rc, out, err, soc = soc_story(f"-n 40 --ids {prompt}", f"kv unicaim\npolicy unicaim 8 {' '.join(circuit)}\n")
+        want = host_story(["-n", "40", "-i", prompt, "--kv", "unicaim", "--policy", ":".join(["unicaim", "8", *circuit])])
+        linear = host_story(["-n", "40", "-i", prompt, "--kv", "unicaim", "--policy", "unicaim:8"])
+        ok = rc == 0 and soc is not None and soc == want and want != linear and "error" not in out
+        return ok, f"rc={rc}\nsoc:    {soc}\nhost:   {want}\nlinear: {linear}\n{out[-800:]}{err[-400:]}"
+
     def registry_policies():
         """[(name, array, params)] from `prune_eval --list`: the registry's
         policies, whether each runs on the array, its (key, min, max)."""

@@ -18,9 +18,11 @@ def cosim_test(run, binary, ops, seed):
         rc, out, err = run([binary, "--ops", str(ops), "--seed", str(seed)], 600)
         # Every operation ran and was compared: a run that stopped early or
         # compared nothing has no mismatches either.
-        m = re.search(r"(\d+) ops \((\d+) searches, (\d+) exact\), (\d+) checks, \d+ cycles, 0 mismatches", out)
+        # The sense line's steep part is reached (rows sampled between 0 and V_pre).
+        m = re.search(r"(\d+) ops \((\d+) searches, (\d+) exact\), (\d+) checks, \d+ cycles, 0 mismatches, "
+                      r"(\d+) sense rows mid-range", out)
         ok = rc == 0 and m is not None and int(m.group(1)) == ops and int(m.group(2)) > ops // 20 and \
-            int(m.group(3)) > ops // 40 and int(m.group(4)) >= 5 * ops
+            int(m.group(3)) > ops // 40 and int(m.group(4)) >= 5 * ops and int(m.group(5)) >= ops // 20
         return ok, (out + err).strip()[-2000:]
     return f"unicaim/cosim-{name}", check
 

@@ -93,6 +93,10 @@ module ucm_block #(
   logic [31:0]          acc_init, threshold, seed;
   logic [7:0]           qstep, adc_gain, sigma, read_noise, step;
   logic [4:0]           alpha, adc_bits;
+  logic                 linear;
+  logic [ucm_pkg::RateW-1:0]   sense_rate;
+  logic [ucm_pkg::WeightW-1:0] share_weight;
+  logic [11:0]          vpre;
   logic [3:0]           adc_shift;
   logic [15:0]          stuck_rate;
   logic [Dim*8-1:0]     key, query;
@@ -139,8 +143,22 @@ module ucm_block #(
   // taken as a command starts: QUERY and CAM_CFG cannot change while busy.
   // A product conductance x level is then a shift and a complement, with
   // the complements' +1s counted once (qneg_q) and added after the sum.
+  // The sense line's current has a part that does not depend on the key:
+  // the query's drive, 31 x sum |level| (drive_q).
   logic [Dim*3-1:0] qlevel_q;
   logic [15:0]      qneg_q;
+  logic [ScoreBits-1:0] drive_q;
+
+  function automatic logic [ScoreBits-1:0] query_drive(logic [Dim*3-1:0] levels);
+    logic [2:0] level, magnitude;
+    query_drive = '0;
+    for (int unsigned d = 0; d < Dim; d++) begin
+      level       = levels[d*3 +: 3];
+      magnitude   = level[2] ? 3'(-$signed(level)) : level;
+      query_drive = query_drive + ScoreBits'(magnitude);
+    end
+    query_drive = query_drive * ScoreBits'(ucm_pkg::CellMax);
+  endfunction
 
   function automatic logic [15:0] negative_levels(logic [Dim*3-1:0] levels);
     negative_levels = '0;
@@ -195,7 +213,8 @@ module ucm_block #(
       .score_we_i(score_we[l]), .score_waddr_i(score_waddr[l]), .score_wdata_i(score_wdata[l]),
       .score_raddr_i(window_row), .score_rdata_o(score_rd[l]),
       .qlevel_i(qlevel_q), .qneg_i(qneg_q), .noise_base_i(noise_base_q), .read_noise_i(read_noise),
-      .force_protected_i(f_force), .alpha_i(alpha),
+      .force_protected_i(f_force), .alpha_i(alpha), .linear_i(linear), .drive_i(drive_q),
+      .sense_rate_i(sense_rate), .share_weight_i(share_weight), .vpre_i(vpre),
       .score_o(lane_score[l]), .entry_o(lane_entry[l]),
       .valid_o(scan_valid[l]), .protect_o(scan_protect[l]), .acc_o(acc_flat[l*32 +: 32]),
       .pos_o(pos_flat[l*16 +: 16]),
@@ -242,7 +261,10 @@ module ucm_block #(
     noise_base_q <= seed + search_term_q + 32'd2 * ucm_pkg::DrawDomainMul;
     write_base_q <= seed + write_term_q;
     write_step_q <= step;  // ready from a key write's second cycle
-    if (state_q == ucm_pkg::ST_SCORE && cycle_q == 16'd0) qneg_q <= negative_levels(qlevel_q);  // used from cycle 3
+    if (state_q == ucm_pkg::ST_SCORE && cycle_q == 16'd0) begin
+      qneg_q  <= negative_levels(qlevel_q);  // used from cycle 3
+      drive_q <= query_drive(qlevel_q);      // used from cycle 4
+    end
     if (!busy) write_index_q <= '0;
     if (state_q == ucm_pkg::ST_WRITE) begin
       write_index_q <= write_index_q + ucm_pkg::DrawIndexMul;
@@ -257,9 +279,10 @@ module ucm_block #(
   end
 
   // ------------------------------------------------------------ pass timing
-  // A score pass commits row cycle_q - 4 (cells, then similarity, noise and
-  // metadata: ucm_lane), so it takes Rows + 4 cycles (ucm_cycles.h).
-  localparam int unsigned ScoreLatency = 4;
+  // A score pass commits row cycle_q - 7 (cells, then similarity, noise, the
+  // sense line's three stages and metadata: ucm_lane), so it takes Rows + 7
+  // cycles (ucm_cycles.h).
+  localparam int unsigned ScoreLatency = 7;
   wire [15:0] commit_row   = cycle_q - 16'(ScoreLatency);
   wire        score_commit = (cycle_q >= 16'(ScoreLatency));
   wire        score_last   = (cycle_q == 16'(Rows + ScoreLatency - 1));
@@ -344,7 +367,8 @@ module ucm_block #(
     .cmd_bank_o(cmd_bank), .cmd_arg_o(cmd_arg), .cmd_bank_valid_i(valid_count_q[cmd_bank]),
     .seed_write_o(seed_write), .clear_counters_o(clear_counters),
     .pos_o(pos_reg), .acc_init_o(acc_init), .threshold_o(threshold), .seed_o(seed),
-    .qstep_o(qstep), .alpha_o(alpha), .adc_gain_o(adc_gain), .adc_shift_o(adc_shift), .adc_bits_o(adc_bits),
+    .qstep_o(qstep), .alpha_o(alpha), .linear_o(linear), .sense_rate_o(sense_rate),
+    .share_weight_o(share_weight), .vpre_o(vpre), .adc_gain_o(adc_gain), .adc_shift_o(adc_shift), .adc_bits_o(adc_bits),
     .sigma_o(sigma), .read_noise_o(read_noise), .stuck_rate_o(stuck_rate), .key_o(key), .query_o(query),
     .step_bank_i(bank_q), .step_o(step),
     .finish_i(finish), .err_slot_i(err_slot), .err_novictim_i(err_novictim),
@@ -394,7 +418,7 @@ module ucm_block #(
         meta_we    = '1;
       end
       ucm_pkg::ST_SCORE: begin
-        meta_raddr = meta_addr(bank_base, cycle_q - 16'd2);
+        meta_raddr = meta_addr(bank_base, cycle_q - 16'(ScoreLatency - 2));
         if (score_commit) begin
           search_we = '1;
           meta_op   = ucm_pkg::META_CHARGE;

@@ -4,10 +4,12 @@
 // arithmetic: the score pipeline of a search and one bit-plane group of an
 // exact score. The controller (ucm_block) drives every address and enable.
 //
-// The score pass handles a row per cycle in four stages: the row's cells
+// The score pass handles a row per cycle in seven stages: the row's cells
 // arrive and give the similarity (sim_q, then sim2_q); its read noise, mixed
 // meanwhile from the draw coordinates (noise_a_q .. noise_c_q), is added
-// (score_o); the row's metadata, read two cycles behind the cells, waits in
+// (score_q); the sense line's decay (decay_q), its exponential (exp_q) and
+// sampled voltage (volt_q) follow while the score waits (score1_q, score2_q,
+// score_o); the row's metadata, read five cycles behind the cells, waits in
 // meta_q, and the row's search entry and charge-shared metadata are ready
 // to commit. EXACT: the plane sum of the arriving cells (plane_sum_q), then
 // the converter (code_o).
@@ -68,7 +70,12 @@ module ucm_lane #(
   input  logic [31:0]            noise_base_i,
   input  logic [7:0]             read_noise_i,
   input  logic                   force_protected_i,
-  input  logic [4:0]             alpha_i,   // charge-sharing shift
+  input  logic [4:0]             alpha_i,   // charge-sharing shift (linear_i)
+  input  logic                   linear_i,  // the linear update instead of the sense line
+  input  logic [ScoreBits-1:0]   drive_i,   // 31 x sum |query level|
+  input  logic [ucm_pkg::RateW-1:0]   sense_rate_i,
+  input  logic [ucm_pkg::WeightW-1:0] share_weight_i,
+  input  logic [11:0]            vpre_i,
   output logic signed [31:0]     score_o,
   output logic [SearchW-1:0]     entry_o,   // the scored row's {forced, cand, S}
   // The scored or min-detected row's slot.
@@ -122,7 +129,14 @@ module ucm_lane #(
   endfunction
 
   logic signed [ScoreBits-1:0] sim_d, sim_q, sim2_q;
-  logic signed [31:0]          score_d;
+  logic signed [31:0]          score_d, score_q, score1_q, score2_q;
+  // The sense line: mismatch x rate in 2^-24 octaves, then 2^(-fraction) and
+  // the whole octaves (32 for "discharged"), then the voltage.
+  localparam int unsigned DecayW = ScoreBits + ucm_pkg::RateW;
+  logic [DecayW-1:0]           decay_q;
+  logic [ucm_pkg::Exp2W-1:0]   exp_q;
+  logic [5:0]                  octaves_q;
+  logic [ucm_pkg::VoltW-1:0]   volt_q;
   logic signed [ScoreBits-1:0] plane_sum_d, plane_sum_q;  // |.| <= 31 Dim
   logic signed [31:0]          code_d;
   // Read noise: the draw coordinate steps by Lanes slots a row; mixing and
@@ -181,7 +195,14 @@ module ucm_lane #(
       noise_c_q     <= ucm_pkg::noise(ucm_pkg::mix_out(noise_b_q), read_noise_i);
       sim_q         <= sim_d;
       sim2_q        <= sim_q;
-      score_o       <= score_d;
+      score_q       <= score_d;
+      decay_q       <= DecayW'(mismatch(drive_i, score_q[ScoreBits:0])) * DecayW'(sense_rate_i);
+      score1_q      <= score_q;
+      exp_q         <= ucm_pkg::Exp2Rom[32'(decay_q[23:16]) * ucm_pkg::Exp2W +: ucm_pkg::Exp2W];
+      octaves_q     <= (decay_q >> 24) >= DecayW'(32) ? 6'd32 : 6'(decay_q >> 24);
+      score2_q      <= score1_q;
+      volt_q        <= octaves_q[5] ? '0 : ucm_pkg::VoltW'((29'(vpre_i) * 29'(exp_q)) >> octaves_q);
+      score_o       <= score2_q;
     end
     if (state_i == ucm_pkg::ST_SCORE || state_i == ucm_pkg::ST_VICTIM) meta_q <= meta_rdata_o;
     if (state_i == ucm_pkg::ST_EXACT) begin
@@ -190,7 +211,27 @@ module ucm_lane #(
     end
   end
 
-  // Charge sharing: acc + ((x - acc) >>> alpha), x = S biased onto 32 bits.
+  // The row's mismatch units: the query's drive less S, no less than 0 (a
+  // row cannot charge its sense line). |S| < 2^(ScoreBits-1) and the drive
+  // < 2^(ScoreBits-2), so ScoreBits + 1 bits hold the difference.
+  function automatic logic [ScoreBits-1:0] mismatch(logic [ScoreBits-1:0] drive, logic signed [ScoreBits:0] s);
+    logic signed [ScoreBits:0] m;
+    m = $signed({1'b0, drive}) - s;
+    mismatch = m[ScoreBits] ? '0 : m[ScoreBits-1:0];
+  endfunction
+
+  // Charge sharing of the sense line at V with the accumulator:
+  // acc + ((V - acc) * w) >>> 16, w = C_SL / (C_SL + C_ACC) in 2^-16.
+  function automatic logic [31:0] charge_circuit(logic [31:0] acc, logic [ucm_pkg::VoltW-1:0] v,
+                                                 logic [ucm_pkg::WeightW-1:0] w);
+    logic signed [32:0] diff;
+    logic signed [49:0] step;
+    diff = $signed({1'b0, 32'(v)}) - $signed({1'b0, acc});
+    step = diff * $signed({1'b0, w});  // both signed: a 33 x 17-bit product, sign-extended
+    charge_circuit = acc + 32'(step >>> 16);
+  endfunction
+
+  // The linear ablation: acc + ((x - acc) >>> alpha), x = S biased onto 32 bits.
   function automatic logic [31:0] charge_share(logic [31:0] acc, logic [ScoreBits-1:0] s, logic [4:0] sh);
     logic [31:0] x;
     logic signed [32:0] diff;
@@ -209,8 +250,9 @@ module ucm_lane #(
       ucm_pkg::META_NEW:    meta_wdata = {new_acc_i, new_pos_i, protect_i, 1'b1};
       ucm_pkg::META_CTRL:   meta_wdata = {meta_rdata_o.acc, meta_rdata_o.pos, protect_i && !invalidate_i,
                                           meta_rdata_o.valid && !invalidate_i};
-      ucm_pkg::META_CHARGE: meta_wdata = {charge_share(meta_q.acc, score_o[ScoreBits-1:0], alpha_i), meta_q.pos,
-                                          meta_q.protect, meta_q.valid};
+      ucm_pkg::META_CHARGE: meta_wdata = {linear_i ? charge_share(meta_q.acc, score_o[ScoreBits-1:0], alpha_i)
+                                                   : charge_circuit(meta_q.acc, volt_q, share_weight_i),
+                                          meta_q.pos, meta_q.protect, meta_q.valid};
       ucm_pkg::META_ADD:    meta_wdata = {added_acc_i, meta_rdata_o.pos, meta_rdata_o.protect, meta_rdata_o.valid};
       default:              meta_wdata = '0;
     endcase

@@ -150,4 +150,32 @@ package ucm_pkg;
     else adc = scaled;
   endfunction
 
+  // The sense line (docs/unicaim.md). Voltages in 2^-16 mV, decay rates in
+  // 2^-24 octaves per mismatch unit. Two ROMs, built at elaboration:
+  // floor(2^24 / n) for the trim values' divisions (n < 512: C_SL, and
+  // C_SL + C_ACC), and 2^16 * 2^(-f/256) from the recurrence E(0) = 2^30,
+  // E(f+1) = round(E(f) * Exp2Step / 2^30), an entry round(E(f) / 2^14).
+  localparam int unsigned RecipW  = 25;
+  localparam int unsigned RecipN  = 512;
+  localparam int unsigned Exp2W   = 17;
+  localparam logic [63:0] Exp2Step = 64'd1070838486;  // round(2^30 * 2^(-1/256))
+  localparam int unsigned RateW   = 25;  // SENSE_TS_MAX_PS * SENSE_RATE_K < 2^25
+  localparam int unsigned WeightW = 16;  // C_SL / (C_SL + C_ACC) < 1 in 2^-16
+  localparam int unsigned VoltW   = 28;  // SENSE_VPRE_MAX_MV * 2^16 < 2^28
+
+  function automatic logic [RecipN*RecipW-1:0] recip_rom();
+    for (int unsigned n = 0; n < RecipN; n++) recip_rom[n*RecipW +: RecipW] = (n == 0) ? '0 : RecipW'((32'd1 << 24) / n);
+  endfunction
+  localparam logic [RecipN*RecipW-1:0] RecipRom = recip_rom();
+
+  function automatic logic [256*Exp2W-1:0] exp2_rom();
+    logic [63:0] e;
+    e = 64'd1 << 30;
+    for (int unsigned f = 0; f < 256; f++) begin
+      exp2_rom[f*Exp2W +: Exp2W] = Exp2W'((e + 64'd8192) >> 14);
+      e = (e * Exp2Step + (64'd1 << 29)) >> 30;
+    end
+  endfunction
+  localparam logic [256*Exp2W-1:0] Exp2Rom = exp2_rom();
+
 endpackage : ucm_pkg

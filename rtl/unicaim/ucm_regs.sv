@@ -37,6 +37,12 @@ module ucm_regs #(
   output logic [31:0]           seed_o,
   output logic [7:0]            qstep_o,
   output logic [4:0]            alpha_o,
+  output logic                  linear_o,      // the linear accumulator update (ablation)
+  // The sense line: its decay rate, the charge-sharing weight (both derived
+  // from the trim registers, two cycles behind them) and V_pre.
+  output logic [ucm_pkg::RateW-1:0]   sense_rate_o,
+  output logic [ucm_pkg::WeightW-1:0] share_weight_o,
+  output logic [11:0]           vpre_o,
   output logic [7:0]            adc_gain_o,
   output logic [3:0]            adc_shift_o,
   output logic [4:0]            adc_bits_o,    // the resolution in use
@@ -66,11 +72,13 @@ module ucm_regs #(
 );
 
   logic        irq_enable_q, done_q;
-  logic [6:0]  err_q;  // STATUS.ERR_CMD .. ERR_NOVICTIM, in order
+  logic [7:0]  err_q;  // STATUS.ERR_CMD .. ERR_RANGE, in order
   logic [31:0] cmd_q, result_q;
   logic [15:0] pos_q;
   logic [31:0] acc_init_q, threshold_q, noise_cfg_q, seed_q;
-  logic [soc_regs_pkg::UCM_CAM_CFG_ALPHA_LSB+soc_regs_pkg::UCM_CAM_CFG_ALPHA_WIDTH-1:0] cam_cfg_q;
+  logic [soc_regs_pkg::UCM_CAM_CFG_LINEAR_LSB:0] cam_cfg_q;
+  logic [soc_regs_pkg::UCM_SENSE_TIME_VPRE_LSB+soc_regs_pkg::UCM_SENSE_TIME_VPRE_WIDTH-1:0] sense_time_q;
+  logic [soc_regs_pkg::UCM_SENSE_CAP_CACC_LSB+soc_regs_pkg::UCM_SENSE_CAP_CACC_WIDTH-1:0]  sense_cap_q;
   logic [soc_regs_pkg::UCM_ADC_CFG_BITS_LSB+soc_regs_pkg::UCM_ADC_CFG_BITS_WIDTH-1:0]   adc_cfg_q;
   logic [31:0] slot_meta_q, slot_acc_q, slot_valid_count_q;
   logic [7:0]  step_q [Banks];
@@ -79,9 +87,13 @@ module ucm_regs #(
   localparam int unsigned ErrBusy     = soc_regs_pkg::UCM_STATUS_ERR_BUSY_LSB - soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB;
   localparam int unsigned ErrSlot     = soc_regs_pkg::UCM_STATUS_ERR_SLOT_LSB - soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB;
   localparam int unsigned ErrNoVictim = soc_regs_pkg::UCM_STATUS_ERR_NOVICTIM_LSB - soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB;
+  localparam int unsigned ErrRange    = soc_regs_pkg::UCM_STATUS_ERR_RANGE_LSB - soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB;
+  localparam logic [7:0]  ErrSticky   = 8'((1 << ErrBusy) | (1 << ErrRange));  // kept when a command starts
 
   assign qstep_o      = cam_cfg_q[soc_regs_pkg::UCM_CAM_CFG_QSTEP_LSB +: soc_regs_pkg::UCM_CAM_CFG_QSTEP_WIDTH];
   assign alpha_o      = cam_cfg_q[soc_regs_pkg::UCM_CAM_CFG_ALPHA_LSB +: soc_regs_pkg::UCM_CAM_CFG_ALPHA_WIDTH];
+  assign linear_o     = cam_cfg_q[soc_regs_pkg::UCM_CAM_CFG_LINEAR_LSB];
+  assign vpre_o       = sense_time_q[soc_regs_pkg::UCM_SENSE_TIME_VPRE_LSB +: soc_regs_pkg::UCM_SENSE_TIME_VPRE_WIDTH];
   assign adc_gain_o   = adc_cfg_q[soc_regs_pkg::UCM_ADC_CFG_GAIN_LSB +: soc_regs_pkg::UCM_ADC_CFG_GAIN_WIDTH];
   assign adc_shift_o  = adc_cfg_q[soc_regs_pkg::UCM_ADC_CFG_SHIFT_LSB +: soc_regs_pkg::UCM_ADC_CFG_SHIFT_WIDTH];
   assign adc_bits_o   = ucm_pkg::adc_bits_in_use(adc_cfg_q[soc_regs_pkg::UCM_ADC_CFG_BITS_LSB +: soc_regs_pkg::UCM_ADC_CFG_BITS_WIDTH], AdcBits);
@@ -137,7 +149,7 @@ module ucm_regs #(
     unique case (reg_off)
       soc_regs_pkg::UCM_CMD_OFFSET, soc_regs_pkg::UCM_STATUS_OFFSET, soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET, soc_regs_pkg::UCM_POS_OFFSET, soc_regs_pkg::UCM_ACC_INIT_OFFSET,
       soc_regs_pkg::UCM_THRESHOLD_OFFSET, soc_regs_pkg::UCM_CAM_CFG_OFFSET, soc_regs_pkg::UCM_ADC_CFG_OFFSET, soc_regs_pkg::UCM_NOISE_CFG_OFFSET,
-      soc_regs_pkg::UCM_SEED_OFFSET: reg_writable = 1'b1;
+      soc_regs_pkg::UCM_SEED_OFFSET, soc_regs_pkg::UCM_SENSE_TIME_OFFSET, soc_regs_pkg::UCM_SENSE_CAP_OFFSET: reg_writable = 1'b1;
       soc_regs_pkg::UCM_CTRL_OFFSET: begin
         reg_writable = 1'b1;
         reg_readable = 1'b0;
@@ -162,7 +174,7 @@ module ucm_regs #(
           soc_regs_pkg::UCM_STATUS_OFFSET: begin
             rsp_o.rdata[soc_regs_pkg::UCM_STATUS_BUSY_LSB] = busy_i;
             rsp_o.rdata[soc_regs_pkg::UCM_STATUS_DONE_LSB] = done_q;
-            rsp_o.rdata[soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB +: 7] = err_q;
+            rsp_o.rdata[soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB +: 8] = err_q;
           end
           soc_regs_pkg::UCM_RESULT_OFFSET:      rsp_o.rdata = result_q;
           soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET:  rsp_o.rdata = {31'b0, irq_enable_q};
@@ -171,6 +183,8 @@ module ucm_regs #(
           soc_regs_pkg::UCM_THRESHOLD_OFFSET:   rsp_o.rdata = threshold_q;
           soc_regs_pkg::UCM_CAM_CFG_OFFSET:     rsp_o.rdata = 32'(cam_cfg_q);
           soc_regs_pkg::UCM_ADC_CFG_OFFSET:     rsp_o.rdata = 32'(adc_cfg_q);
+          soc_regs_pkg::UCM_SENSE_TIME_OFFSET:  rsp_o.rdata = 32'(sense_time_q);
+          soc_regs_pkg::UCM_SENSE_CAP_OFFSET:   rsp_o.rdata = 32'(sense_cap_q);
           soc_regs_pkg::UCM_NOISE_CFG_OFFSET:   rsp_o.rdata = noise_cfg_q;
           soc_regs_pkg::UCM_SEED_OFFSET:        rsp_o.rdata = seed_q;
           soc_regs_pkg::UCM_SLOT_META_OFFSET:   rsp_o.rdata = slot_meta_q;
@@ -193,6 +207,38 @@ module ucm_regs #(
         rsp_o.err = 1'b1;
       end
     end
+  end
+
+  // ------------------------------------------------------------ the sense line's trim
+  // Writes out of range are dropped (ERR_RANGE). The rate and the weight are
+  // divisions by trim values, taken from the reciprocal ROM: the ROM reads
+  // and t_s * SENSE_RATE_K in one cycle, the products in the next. A
+  // command's first use of them comes cycles after its start.
+  localparam int unsigned CapW = soc_regs_pkg::UCM_SENSE_CAP_CSL_WIDTH;
+  wire [15:0]     wr_ts   = req_i.wdata[soc_regs_pkg::UCM_SENSE_TIME_TS_LSB +: soc_regs_pkg::UCM_SENSE_TIME_TS_WIDTH];
+  wire [11:0]     wr_vpre = req_i.wdata[soc_regs_pkg::UCM_SENSE_TIME_VPRE_LSB +: soc_regs_pkg::UCM_SENSE_TIME_VPRE_WIDTH];
+  wire [CapW-1:0] wr_csl  = req_i.wdata[soc_regs_pkg::UCM_SENSE_CAP_CSL_LSB +: CapW];
+  wire [CapW-1:0] wr_cacc = req_i.wdata[soc_regs_pkg::UCM_SENSE_CAP_CACC_LSB +: CapW];
+  wire time_ok = 32'(wr_ts) >= soc_regs_pkg::UCM_SENSE_TS_MIN_PS && 32'(wr_ts) <= soc_regs_pkg::UCM_SENSE_TS_MAX_PS &&
+                 32'(wr_vpre) >= soc_regs_pkg::UCM_SENSE_VPRE_MIN_MV && 32'(wr_vpre) <= soc_regs_pkg::UCM_SENSE_VPRE_MAX_MV;
+  wire cap_ok  = 32'(wr_csl) >= soc_regs_pkg::UCM_SENSE_CAP_MIN_FF && 32'(wr_cacc) >= soc_regs_pkg::UCM_SENSE_CAP_MIN_FF;
+
+  wire [15:0]     ts   = sense_time_q[soc_regs_pkg::UCM_SENSE_TIME_TS_LSB +: soc_regs_pkg::UCM_SENSE_TIME_TS_WIDTH];
+  wire [CapW-1:0] csl  = sense_cap_q[soc_regs_pkg::UCM_SENSE_CAP_CSL_LSB +: CapW];
+  wire [CapW-1:0] cacc = sense_cap_q[soc_regs_pkg::UCM_SENSE_CAP_CACC_LSB +: CapW];
+  logic [ucm_pkg::RecipW-1:0] recip_csl_q, recip_sum_q;
+  logic [ucm_pkg::RateW-1:0]  ts_k_q;
+  logic [49:0]                rate_product;
+  logic [32:0]                weight_product;
+  assign rate_product   = 50'(ts_k_q) * 50'(recip_csl_q);
+  assign weight_product = 33'(csl) * 33'(recip_sum_q);
+
+  always_ff @(posedge clk_i) begin : s_trim
+    recip_csl_q    <= ucm_pkg::RecipRom[32'(csl) * ucm_pkg::RecipW +: ucm_pkg::RecipW];
+    recip_sum_q    <= ucm_pkg::RecipRom[(32'(csl) + 32'(cacc)) * ucm_pkg::RecipW +: ucm_pkg::RecipW];
+    ts_k_q         <= ucm_pkg::RateW'(32'(ts) * soc_regs_pkg::UCM_SENSE_RATE_K);
+    sense_rate_o   <= ucm_pkg::RateW'(rate_product >> 24);
+    share_weight_o <= ucm_pkg::WeightW'(weight_product >> 8);
   end
 
   // ------------------------------------------------------------ command checks
@@ -244,7 +290,11 @@ module ucm_regs #(
       pos_q        <= '0;
       acc_init_q   <= '0;
       threshold_q  <= '0;
-      cam_cfg_q    <= 13'd1;
+      cam_cfg_q    <= $bits(cam_cfg_q)'(1 << soc_regs_pkg::UCM_CAM_CFG_QSTEP_LSB);
+      sense_time_q <= $bits(sense_time_q)'(soc_regs_pkg::UCM_SENSE_TS_RESET_PS << soc_regs_pkg::UCM_SENSE_TIME_TS_LSB |
+                                           soc_regs_pkg::UCM_SENSE_VPRE_RESET_MV << soc_regs_pkg::UCM_SENSE_TIME_VPRE_LSB);
+      sense_cap_q  <= $bits(sense_cap_q)'(soc_regs_pkg::UCM_SENSE_CSL_RESET_FF << soc_regs_pkg::UCM_SENSE_CAP_CSL_LSB |
+                                          soc_regs_pkg::UCM_SENSE_CACC_RESET_FF << soc_regs_pkg::UCM_SENSE_CAP_CACC_LSB);
       adc_cfg_q    <= 17'd1;
       noise_cfg_q  <= '0;
       seed_q       <= '0;
@@ -271,6 +321,10 @@ module ucm_regs #(
             soc_regs_pkg::UCM_ADC_CFG_OFFSET:   adc_cfg_q   <= req_i.wdata[$bits(adc_cfg_q)-1:0];
             soc_regs_pkg::UCM_NOISE_CFG_OFFSET: noise_cfg_q <= req_i.wdata;
             soc_regs_pkg::UCM_SEED_OFFSET:      seed_q      <= req_i.wdata;
+            soc_regs_pkg::UCM_SENSE_TIME_OFFSET: if (time_ok) sense_time_q <= req_i.wdata[$bits(sense_time_q)-1:0];
+                                                 else err_q[ErrRange] <= 1'b1;
+            soc_regs_pkg::UCM_SENSE_CAP_OFFSET:  if (cap_ok) sense_cap_q <= req_i.wdata[$bits(sense_cap_q)-1:0];
+                                                 else err_q[ErrRange] <= 1'b1;
             default: ;
           endcase
         end
@@ -278,14 +332,14 @@ module ucm_regs #(
       if (bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_IRQ_ENABLE_OFFSET) irq_enable_q <= req_i.wdata[0];
       if (bus_wr && in_reg && reg_off == soc_regs_pkg::UCM_STATUS_OFFSET) begin
         if (req_i.wdata[soc_regs_pkg::UCM_STATUS_DONE_LSB]) done_q <= 1'b0;
-        err_q <= err_q & ~req_i.wdata[soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB +: 7];
+        err_q <= err_q & ~req_i.wdata[soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB +: 8];
       end
       // A command starts (or is refused, done at once): errors of the last
       // command clear, ERR_BUSY stays until software clears it.
       if (cmd_start_o) begin
         cmd_q  <= req_i.wdata;
         done_q <= (cmd_err != '0);
-        err_q  <= (err_q & (7'd1 << ErrBusy)) | cmd_err;
+        err_q  <= (err_q & ErrSticky) | 8'(cmd_err);
       end
       if (finish_i) done_q <= 1'b1;
       if (err_slot_i) err_q[ErrSlot] <= 1'b1;

@@ -208,8 +208,40 @@ uint32_t random_slot() {
 
 bool ideal_device;
 
+// A sense-line trim: in range mostly (t_s spread over its decades), else
+// one field out of range (the write must be dropped with ERR_RANGE).
+uint32_t random_sense_time() {
+  uint32_t ts = UCM_SENSE_TS_MIN_PS + rnd_below(UCM_SENSE_TS_MIN_PS << rnd_below(10));
+  uint32_t vpre = UCM_SENSE_VPRE_MIN_MV + rnd_below(UCM_SENSE_VPRE_MAX_MV - UCM_SENSE_VPRE_MIN_MV + 1);
+  if (ts > UCM_SENSE_TS_MAX_PS) ts = UCM_SENSE_TS_MAX_PS;
+  switch (rnd_below(10)) {
+    case 0:
+      ts = rnd_below(2) ? rnd_below(UCM_SENSE_TS_MIN_PS) : UCM_SENSE_TS_MAX_PS + 1 + rnd_below(50000);
+      break;
+    case 1:
+      vpre = rnd_below(2) ? rnd_below(UCM_SENSE_VPRE_MIN_MV) : UCM_SENSE_VPRE_MAX_MV + 1 + rnd_below(2500);
+      break;
+  }
+  return ts << UCM_SENSE_TIME_TS_LSB | vpre << UCM_SENSE_TIME_VPRE_LSB | (rnd_below(8) == 0 ? 1u << 30 : 0);
+}
+
+uint32_t random_sense_cap() {
+  uint32_t csl = rnd_below(10) == 0 ? 0 : 1 + rnd_below(255), cacc = rnd_below(10) == 0 ? 0 : 1 + rnd_below(255);
+  return csl << UCM_SENSE_CAP_CSL_LSB | cacc << UCM_SENSE_CAP_CACC_LSB | (rnd_below(8) == 0 ? rnd() << 16 : 0);
+}
+
 void random_config() {
-  switch (rnd_below(8)) {
+  switch (rnd_below(10)) {
+    case 8:
+      both_write(UCM_SENSE_TIME_OFFSET, random_sense_time());
+      compare_read(UCM_SENSE_TIME_OFFSET, "SENSE_TIME");
+      compare_read(UCM_STATUS_OFFSET, "STATUS after SENSE_TIME");
+      break;
+    case 9:
+      both_write(UCM_SENSE_CAP_OFFSET, random_sense_cap());
+      compare_read(UCM_SENSE_CAP_OFFSET, "SENSE_CAP");
+      compare_read(UCM_STATUS_OFFSET, "STATUS after SENSE_CAP");
+      break;
     case 0:
       both_write(UCM_NOISE_CFG_OFFSET, rnd_below(2) || ideal_device
                                            ? 0
@@ -219,7 +251,7 @@ void random_config() {
       both_write(UCM_SEED_OFFSET, rnd());
       break;
     case 2:
-      both_write(UCM_CAM_CFG_OFFSET, rnd_below(40) | rnd_below(32) << 8);
+      both_write(UCM_CAM_CFG_OFFSET, rnd_below(40) | rnd_below(32) << 8 | rnd_below(2) << UCM_CAM_CFG_LINEAR_LSB);
       break;
     case 3:
       both_write(UCM_ADC_CFG_OFFSET, rnd());
@@ -260,6 +292,24 @@ uint32_t random_k(uint32_t bank) {
   }
 }
 
+// Coverage of the sense line: rows of accumulating circuit-mode searches
+// whose sampled voltage lies strictly between 0 and V_pre (the exponential's
+// steep part, where a wrong stage shows), from the model's similarities.
+unsigned long sense_rows_mid;
+void count_sense_rows(uint32_t bank, uint32_t flags) {
+  const ucm_geom_t &g = model.geom;
+  if (!(flags & UCM_F_ACCUMULATE) || (model.cam_cfg & UCM_CAM_CFG_LINEAR_MASK)) return;
+  uint32_t ts = (model.sense_time & UCM_SENSE_TIME_TS_MASK) >> UCM_SENSE_TIME_TS_LSB;
+  uint32_t vpre = (model.sense_time & UCM_SENSE_TIME_VPRE_MASK) >> UCM_SENSE_TIME_VPRE_LSB;
+  uint32_t rate = ucm_sense_rate(ts, (model.sense_cap & UCM_SENSE_CAP_CSL_MASK) >> UCM_SENSE_CAP_CSL_LSB);
+  uint32_t drive = ucm_query_drive(model.qlevel, g.dim);
+  for (uint32_t s = 0; s < g.slots; s++) {
+    if (!model.valid[(size_t)bank * g.slots + s]) continue;
+    uint32_t v = ucm_sense_voltage(model.similarity[s], drive, rate, vpre);
+    sense_rows_mid += v > 0 && v < vpre << 16;
+  }
+}
+
 void random_op() {
   const ucm_geom_t &g = model.geom;
   uint32_t bank = random_bank();
@@ -272,6 +322,7 @@ void random_op() {
     uint32_t flags = rnd_below(8);
     command(UCM_OP_SEARCH, flags, bank, random_k(bank));
     compare_list(model.result <= g.slots ? model.result : 0, "SEARCH");
+    if (!(model.status & 0x7F00)) count_sense_rows(bank, flags);
   } else if (r < 64) {
     uint32_t n =
         rnd_below(20) == 0 ? (rnd_below(2) ? 0 : g.slots + 1) : 1 + rnd_below(g.slots < 24 ? g.slots : 24);
@@ -464,9 +515,10 @@ int main(int argc, char **argv) {
 
   std::printf(
       "ucm_cosim banks=%u slots=%u dim=%u cell_bits=%u q_bits=%u adc_bits=%u adc_count=%u lanes=%u: "
-      "%lu ops (%lu searches, %lu exact), %lu checks, %llu cycles, %lu mismatches\n",
+      "%lu ops (%lu searches, %lu exact), %lu checks, %llu cycles, %lu mismatches, %lu sense rows mid-range\n",
       g.banks, g.slots, g.dim, g.cell_bits, g.q_bits, g.adc_bits, g.adc_count, g.lanes, ops,
-      completed[UCM_OP_SEARCH], completed[UCM_OP_EXACT], checks, (unsigned long long)cycles, failures);
+      completed[UCM_OP_SEARCH], completed[UCM_OP_EXACT], checks, (unsigned long long)cycles, failures,
+      sense_rows_mid);
   delete dut;
   return failures ? 1 : 0;
 }

@@ -52,7 +52,7 @@ static int unicaim_step(uint32_t cell_bits, uint32_t n, int all, ucm_run_t *run)
   ucm_model_t model;
   ucm_t u;
   if (!mem || ucm_model_init(&model, &g, mem) || ucm_open_model(&u, &model)) return -1;
-  ucm_config_t cfg = {.query_step = 24, .alpha = 4, .adc_gain = 1, .adc_shift = 3, .seed = 7};
+  ucm_config_t cfg = {.query_step = 24, .accumulation = {.linear = 1, .alpha = 4}, .adc_gain = 1, .adc_shift = 3, .seed = 7};
   ucm_configure(&u, &cfg);
   ucm_set_step(&u, 0, 16);
   static int8_t v[3 * DIM];

@@ -111,7 +111,7 @@ int main(void) {
   printf("array %u slots x %u dims, %lu-bit cells, %lu lanes, %lu ADCs\n", slots, dim,
          (unsigned long)u.geom.cell_bits, (unsigned long)u.geom.lanes, (unsigned long)u.geom.adc_count);
   const int step = 16; /* keys in -128..127 -> levels -3..3 */
-  ucm_config_t cfg = {.query_step = 24, .alpha = 2, .adc_gain = 1, .adc_shift = 3, .seed = 1};
+  ucm_config_t cfg = {.query_step = 24, .accumulation = {.linear = 1, .alpha = 2}, .adc_gain = 1, .adc_shift = 3, .seed = 1};
   ucm_configure(&u, &cfg);
   ucm_set_step(&u, 0, (uint8_t)step);
   ucm_reset_bank(&u, 0);

@@ -39,7 +39,7 @@ typedef enum {
 } kv_exact_t;
 
 /* A policy with its parameters (kv_policy.h). */
-#define KV_PARAMS_MAX 16
+#define KV_PARAMS_MAX 20
 typedef struct kv_policy_ops kv_policy_ops_t;
 typedef struct {
   const kv_policy_ops_t *ops;

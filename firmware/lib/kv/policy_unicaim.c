@@ -27,6 +27,10 @@ void unicaim_defaults(kv_policy_t *p) {
   p->v[UC_H] = p->v[UC_M] = p->v[UC_K] = UC_AUTO;
   p->v[UC_ALPHA] = 2;
   p->v[UC_INIT] = 1000;
+  p->v[UC_LINEAR] = 1;
+  p->v[UC_TS] = UCM_SENSE_TS_RESET_PS;
+  p->v[UC_CSL] = UCM_SENSE_CSL_RESET_FF;
+  p->v[UC_CACC] = UCM_SENSE_CACC_RESET_FF;
 }
 
 const char *unicaim_settle(kv_policy_t *p, int slots, int k_share) {
@@ -63,12 +67,21 @@ int unicaim_capacity(const kv_policy_t *p, int slots) {
 }
 
 /* The accumulation settings (again at every sequence: the console's
-   device settings rewrite them); unicaim+'s digital sums start at 0. */
+   device settings rewrite them). A new slot's accumulator: INIT per mille
+   of the unsigned range (linear) or of V_pre (the sense line, 2^-16 mV);
+   unicaim+'s digital sums start at 0. */
 void unicaim_configure(kv_cache_t *kv) {
   const kv_policy_t *p = &kv->policy;
-  uint32_t init = p->v[UC_DIGITAL] ? 0 : (uint32_t)((uint64_t)0xFFFFFFFFu * (uint32_t)p->v[UC_INIT] / 1000);
+  const ucm_accumulation_t a = {.linear = (uint8_t)p->v[UC_LINEAR],
+                                .alpha = (uint8_t)p->v[UC_ALPHA],
+                                .sense = {.ts_ps = (uint16_t)p->v[UC_TS],
+                                          .vpre_mv = UCM_SENSE_VPRE_RESET_MV,
+                                          .csl_ff = (uint8_t)p->v[UC_CSL],
+                                          .cacc_ff = (uint8_t)p->v[UC_CACC]}};
+  uint64_t top = a.linear ? 0xFFFFFFFFu : (uint64_t)UCM_SENSE_VPRE_RESET_MV << 16;
+  uint32_t init = p->v[UC_DIGITAL] ? 0 : (uint32_t)(top * (uint32_t)p->v[UC_INIT] / 1000);
   kv->binary_layers = (uint32_t)p->v[UC_BINARY];
-  ucm_set_accumulation(kv->ucm, (unsigned)p->v[UC_ALPHA], init);
+  ucm_set_accumulation(kv->ucm, &a, init);
 }
 
 /* Min-detect over the accumulators (protected slots skipped). */

@@ -1,18 +1,24 @@
 /* The UniCAIM policies' shared parameters and steps: policy_unicaim.c is the
-   paper's algorithm (its parameters only: H, M, k, alpha, init); 
+   paper's algorithm (its parameters only: H, M, k, the sense line's trim,
+   init; linear and alpha for the linear-update ablation);
    policy_unicaim_plus.c adds the project's options, each off in the paper's
    policy. */
 #ifndef KV_POLICY_UNICAIM_H
 #define KV_POLICY_UNICAIM_H
 
 #include "kv_policy.h"
+#include "soc_regs.h"
 
 enum {
   UC_H,       /* heavy positions kept when the prompt ends */
   UC_M,       /* slots left free for generated positions */
   UC_K,       /* keys attended per decode step (CAM top-k) */
-  UC_ALPHA,   /* charge-sharing shift: acc += (x - acc) >> alpha */
-  UC_INIT,    /* a new slot's accumulator, per mille of its range */
+  UC_ALPHA,   /* charge-sharing shift: acc += (x - acc) >> alpha (linear) */
+  UC_INIT,    /* a new slot's accumulator, per mille of its range (of V_pre on the sense line) */
+  UC_LINEAR,  /* the linear update instead of the sense line (an ablation) */
+  UC_TS,      /* the sense line's sampling time, ps */
+  UC_CSL,     /* its capacitance, fF */
+  UC_CACC,    /* the accumulation capacitor, fF */
   UC_DIGITAL, /* unicaim+'s options from here on (0 in unicaim): probabilities summed digitally */
   UC_RECENT,  /* protect the M newest positions */
   UC_PROTECT, /* probability (per mille) that makes a position critical; 0: off */
@@ -23,7 +29,9 @@ enum {
   UC_ADAPT,   /* adaptive k: of the k, those within ADAPT similarity units of the best */
   UC_BINARY,  /* layers whose banks hold signs only (bit mask) */
   UC_KSHARE,  /* k = (h + m) / KSHARE where k is left to settle */
+  UC_PARAMS
 };
+_Static_assert(UC_PARAMS <= KV_PARAMS_MAX, "kv_policy_t.v holds every unicaim parameter");
 
 #define UC_AUTO (-1) /* h, m, k: derived from the budget by settle */
 
@@ -32,8 +40,12 @@ enum {
   {"h", UC_H, 1, 65535, "heavy positions kept when the prompt ends (8/9 of the budget)"},                    \
       {"m", UC_M, 0, 65535, "slots reserved for generated positions (1/9 of the budget; h + m = budget)"},   \
       {"k", UC_K, 1, 65535, "keys attended per decode step by CAM top-k (a share of h + m)"},              \
-      {"alpha", UC_ALPHA, 0, 31, "charge-sharing shift: acc += (x - acc) >> alpha (2)"},                     \
-      {"init", UC_INIT, 0, 1000, "a new slot's charge-domain accumulator, per mille of its range (1000)"}
+      {"alpha", UC_ALPHA, 0, 31, "linear=1: charge-sharing shift, acc += (x - acc) >> alpha (2)"},           \
+      {"init", UC_INIT, 0, 1000, "a new slot's accumulator, per mille of its range or of V_pre (1000)"},     \
+      {"linear", UC_LINEAR, 0, 1, "1: the linear update (an ablation) instead of the sense line (1)"},       \
+      {"ts", UC_TS, UCM_SENSE_TS_MIN_PS, UCM_SENSE_TS_MAX_PS, "sense line: sampling time t_s in ps (1000)"}, \
+      {"csl", UC_CSL, UCM_SENSE_CAP_MIN_FF, 255, "sense line: its capacitance C_SL in fF (20)"},              \
+      {"cacc", UC_CACC, UCM_SENSE_CAP_MIN_FF, 255, "sense line: the accumulation capacitor C_ACC in fF (10)"}
 
 void unicaim_defaults(kv_policy_t *p);
 /* Derives h, m (8:1 of the budget) and k (1/K_SHARE of h + m) where they

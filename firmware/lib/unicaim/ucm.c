@@ -96,8 +96,25 @@ static void write_bytes(ucm_t *u, uint32_t window, const int8_t *v) {
   }
 }
 
-void ucm_configure(ucm_t *u, const ucm_config_t *cfg) {
-  u->write(u, UCM_CAM_CFG_OFFSET, cfg->query_step | (uint32_t)(cfg->alpha & 31) << UCM_CAM_CFG_ALPHA_LSB);
+static uint32_t cam_cfg_accumulation(const ucm_accumulation_t *a) {
+  return ((uint32_t)a->alpha << UCM_CAM_CFG_ALPHA_LSB & UCM_CAM_CFG_ALPHA_MASK) |
+         (a->linear ? UCM_CAM_CFG_LINEAR_MASK : 0);
+}
+
+/* The trim registers, zero fields at their reset values; UCM_E_RANGE if
+   the block dropped a write (its ERR_RANGE cleared again). */
+static int write_sense(ucm_t *u, const ucm_sense_t *t) {
+  uint32_t ts = t->ts_ps ? t->ts_ps : UCM_SENSE_TS_RESET_PS, vpre = t->vpre_mv ? t->vpre_mv : UCM_SENSE_VPRE_RESET_MV;
+  uint32_t csl = t->csl_ff ? t->csl_ff : UCM_SENSE_CSL_RESET_FF, cacc = t->cacc_ff ? t->cacc_ff : UCM_SENSE_CACC_RESET_FF;
+  u->write(u, UCM_SENSE_TIME_OFFSET, ts << UCM_SENSE_TIME_TS_LSB | vpre << UCM_SENSE_TIME_VPRE_LSB);
+  u->write(u, UCM_SENSE_CAP_OFFSET, csl << UCM_SENSE_CAP_CSL_LSB | cacc << UCM_SENSE_CAP_CACC_LSB);
+  if (!(u->read(u, UCM_STATUS_OFFSET) & UCM_STATUS_ERR_RANGE_MASK)) return UCM_OK;
+  u->write(u, UCM_STATUS_OFFSET, UCM_STATUS_ERR_RANGE_MASK);
+  return UCM_E_RANGE;
+}
+
+int ucm_configure(ucm_t *u, const ucm_config_t *cfg) {
+  u->write(u, UCM_CAM_CFG_OFFSET, cfg->query_step | cam_cfg_accumulation(&cfg->accumulation));
   u->write(u, UCM_ADC_CFG_OFFSET, cfg->adc_gain | (uint32_t)(cfg->adc_shift & 15) << UCM_ADC_CFG_SHIFT_LSB |
                                       (uint32_t)(cfg->adc_bits & 31) << UCM_ADC_CFG_BITS_LSB);
   u->write(u, UCM_NOISE_CFG_OFFSET,
@@ -105,12 +122,14 @@ void ucm_configure(ucm_t *u, const ucm_config_t *cfg) {
                (uint32_t)cfg->stuck_rate << UCM_NOISE_CFG_STUCK_RATE_LSB);
   u->write(u, UCM_SEED_OFFSET, cfg->seed);
   u->write(u, UCM_ACC_INIT_OFFSET, cfg->acc_init);
+  return write_sense(u, &cfg->accumulation.sense);
 }
 
-void ucm_set_accumulation(ucm_t *u, unsigned alpha, uint32_t acc_init) {
-  uint32_t cfg = u->read(u, UCM_CAM_CFG_OFFSET) & ~(uint32_t)UCM_CAM_CFG_ALPHA_MASK;
-  u->write(u, UCM_CAM_CFG_OFFSET, cfg | ((uint32_t)alpha << UCM_CAM_CFG_ALPHA_LSB & UCM_CAM_CFG_ALPHA_MASK));
+int ucm_set_accumulation(ucm_t *u, const ucm_accumulation_t *a, uint32_t acc_init) {
+  uint32_t cfg = u->read(u, UCM_CAM_CFG_OFFSET) & UCM_CAM_CFG_QSTEP_MASK;
+  u->write(u, UCM_CAM_CFG_OFFSET, cfg | cam_cfg_accumulation(a));
   u->write(u, UCM_ACC_INIT_OFFSET, acc_init);
+  return write_sense(u, &a->sense);
 }
 
 int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step) {
@@ -224,6 +243,8 @@ const char *ucm_strerror(int err) {
       return "no victim";
     case UCM_E_TIMEOUT:
       return "block timed out";
+    case UCM_E_RANGE:
+      return "sense-line trim out of range";
     case UCM_E_ABSENT:
       return "no array block";
     default:

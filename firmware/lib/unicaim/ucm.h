@@ -22,6 +22,7 @@ enum {
   UCM_E_NOVICTIM = -7, /* no valid unprotected slot to evict */
   UCM_E_TIMEOUT = -8,  /* the block did not finish (never seen from working hardware) */
   UCM_E_ABSENT = -9,   /* no array block in this SoC */
+  UCM_E_RANGE = -10,   /* a sense-line trim out of its range (the block kept the last one) */
 };
 
 /* SEARCH flags. */
@@ -40,10 +41,25 @@ struct ucm {
   uint32_t score_bits;
 };
 
+/* The sense line's trim (SENSE_TIME, SENSE_CAP; ranges in soc_regs.h); a
+ * zero field means its reset value. */
+typedef struct {
+  uint16_t ts_ps;   /* sampling time */
+  uint16_t vpre_mv; /* precharge voltage */
+  uint8_t csl_ff, cacc_ff;
+} ucm_sense_t;
+
+/* How a search with accumulation updates the accumulators: the sense-line
+ * circuit, or (linear, an ablation) acc += (x - acc) >> alpha. */
+typedef struct {
+  uint8_t linear, alpha;
+  ucm_sense_t sense;
+} ucm_accumulation_t;
+
 /* Device settings (registers other than the per-bank steps). */
 typedef struct {
   uint8_t query_step; /* CAM query quantisation step */
-  uint8_t alpha;      /* charge-sharing shift */
+  ucm_accumulation_t accumulation;
   uint8_t adc_gain, adc_shift;
   uint8_t adc_bits;   /* converter resolution in use, 2..geom.adc_bits (0: all of it) */
   uint8_t sigma;       /* cell variation, about sigma/64 levels */
@@ -70,11 +86,12 @@ int ucm_open_mmio(ucm_t *u);
 /* The golden model (already initialised with ucm_model_init). */
 int ucm_open_model(ucm_t *u, ucm_model_t *model);
 
-void ucm_configure(ucm_t *u, const ucm_config_t *cfg);
+/* UCM_E_RANGE when the sense line's trim is out of range (the rest is set). */
+int ucm_configure(ucm_t *u, const ucm_config_t *cfg);
 int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step);
-/* The charge-domain accumulation alone: CAM_CFG.ALPHA (the query step
- * kept) and the accumulator a new key starts at. */
-void ucm_set_accumulation(ucm_t *u, unsigned alpha, uint32_t acc_init);
+/* The charge-domain accumulation alone (the query step kept) and the
+ * accumulator a new key starts at; UCM_E_RANGE as ucm_configure. */
+int ucm_set_accumulation(ucm_t *u, const ucm_accumulation_t *a, uint32_t acc_init);
 int ucm_reset_bank(ucm_t *u, unsigned bank);
 
 /* Quantise an int8 key (geom.dim components) into a slot: valid, given

@@ -48,4 +48,42 @@ uint32_t ucm_score_bits(uint32_t dim);
  * the unsigned 32-bit range. */
 uint32_t ucm_charge_share(uint32_t acc, int32_t s, uint32_t score_bits, uint32_t alpha);
 
+/* The sense line (docs/unicaim.md, "The sense line as a circuit"). Voltages
+ * are in units of 2^-16 mV, rates in 2^-24 octaves of decay per mismatch
+ * unit. */
+
+/* floor(2^24 / n), n >= 1: the reciprocal ROM. */
+uint32_t ucm_recip24(uint32_t n);
+
+/* 2^16 * 2^(-f/256) for f < 256: E(0) = 2^30, E(f+1) = round(E(f) * round(2^30 *
+ * 2^(-1/256)) / 2^30), returned as round(E(f) / 2^14). */
+uint32_t ucm_exp2_neg(uint32_t f);
+
+/* Decay per mismatch unit in the sampling time: log2(e) * t_s * g_u / C_SL,
+ * (TS * SENSE_RATE_K * recip24(CSL)) >> 24. */
+uint32_t ucm_sense_rate(uint32_t ts_ps, uint32_t csl_ff);
+
+/* The charge-sharing weight C_SL / (C_SL + C_ACC) in 2^-16: (CSL *
+ * recip24(CSL + CACC)) >> 8. */
+uint32_t ucm_share_weight(uint32_t csl_ff, uint32_t cacc_ff);
+
+/* 31 * sum |level| over a query's CAM levels: the row current's
+ * similarity-free part (a mismatch unit per cell level eighth per drive half). */
+uint32_t ucm_query_drive(const int8_t *qlevel, uint32_t dim);
+
+/* The sampled sense-line voltage of a row with similarity S (read noise
+ * included): mismatch M = max(0, DRIVE - S), decay z = M * RATE, V = V_pre *
+ * 2^(-z): (VPRE * exp2_neg(z[23:16])) >> z[..:24], 0 once that shift
+ * reaches 32. */
+uint32_t ucm_sense_voltage(int32_t s, uint32_t drive, uint32_t rate, uint32_t vpre_mv);
+
+/* Charge sharing of C_SL at V with C_ACC at ACC: acc + ((v - acc) * w) >> 16,
+ * the shift flooring. */
+uint32_t ucm_charge_circuit(uint32_t acc, uint32_t v, uint32_t w);
+
+/* Whether a SENSE_TIME or SENSE_CAP value has every field in range (bits
+ * outside the fields are ignored). */
+int ucm_sense_time_ok(uint32_t value);
+int ucm_sense_cap_ok(uint32_t value);
+
 #endif /* UCM_ARITH_H */

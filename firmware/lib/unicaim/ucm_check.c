@@ -13,7 +13,12 @@ void ucm_check(ucm_check_t *c, int ok, const char *what, int hw, int ref) {
   c->checks++;
   if (!ok && c->failures++ < 10) printf("FAIL %s: block %d model %d\n", what, hw, ref);
 }
-#define SAME(what, a, b) ucm_check(c, (a) == (b), what, (int)(a), (int)(b))
+/* Each side evaluated once: they are often the operation itself. */
+#define SAME(what, a, b)                        \
+  do {                                          \
+    int hw_ = (int)(a), ref_ = (int)(b);        \
+    ucm_check(c, hw_ == ref_, what, hw_, ref_); \
+  } while (0)
 
 static void random_vector(ucm_check_t *c, int8_t *v, unsigned dim) {
   for (unsigned d = 0; d < dim; d++) v[d] = (int8_t)(rnd(c) % 4 ? (int)(rnd(c) % 61) - 30 : (int)rnd(c));
@@ -78,7 +83,12 @@ static void one_op(ucm_check_t *c, unsigned banks, unsigned slots, unsigned dim)
     SAME("valid count", a.valid_count, b.valid_count);
   } else {
     ucm_config_t cfg = {.query_step = (uint8_t)(1 + rnd(c) % 20),
-                        .alpha = (uint8_t)(rnd(c) % 8),
+                        .accumulation = {.linear = (uint8_t)(rnd(c) % 2),
+                                         .alpha = (uint8_t)(rnd(c) % 8),
+                                         .sense = {.ts_ps = (uint16_t)(rnd(c) % 3000),
+                                                   .vpre_mv = (uint16_t)(rnd(c) % 1600),
+                                                   .csl_ff = (uint8_t)rnd(c),
+                                                   .cacc_ff = (uint8_t)rnd(c)}},
                         .adc_gain = (uint8_t)(1 + rnd(c) % 8),
                         .adc_shift = (uint8_t)(rnd(c) % 4),
                         .sigma = (uint8_t)(rnd(c) % 2 ? rnd(c) % 40 : 0),
@@ -86,8 +96,7 @@ static void one_op(ucm_check_t *c, unsigned banks, unsigned slots, unsigned dim)
                         .stuck_rate = (uint16_t)(rnd(c) % 2 ? rnd(c) % 2000 : 0),
                         .seed = rnd(c),
                         .acc_init = rnd(c) % 4 ? 0 : rnd(c)};
-    ucm_configure(c->hw, &cfg);
-    ucm_configure(c->ref, &cfg);
+    SAME("configure", ucm_configure(c->hw, &cfg), ucm_configure(c->ref, &cfg));
     uint8_t step = (uint8_t)(1 + rnd(c) % 30);
     SAME("set_step", ucm_set_step(c->hw, bank, step), ucm_set_step(c->ref, bank, step));
   }

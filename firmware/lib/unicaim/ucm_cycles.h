@@ -18,8 +18,9 @@ static inline uint32_t ucm_cycles_slot(void) { return 2; }
 static inline uint32_t ucm_cycles_reset(uint32_t rows) { return rows; }
 
 /* SEARCH: each pass over the rows and its turn-around; the first (score)
- * pass is 3 cycles deeper (cells, similarity, read noise, commit). */
-static inline uint32_t ucm_cycles_search(uint32_t passes, uint32_t rows) { return passes * (rows + 1) + 3; }
+ * pass is 6 cycles deeper (cells, similarity, read noise, the sense line's
+ * decay, exponential and voltage, commit). */
+static inline uint32_t ucm_cycles_search(uint32_t passes, uint32_t rows) { return passes * (rows + 1) + 6; }
 
 /* EXACT of a list the block refuses: one cycle per entry checked. */
 static inline uint32_t ucm_cycles_exact_checked(uint32_t n) { return n; }

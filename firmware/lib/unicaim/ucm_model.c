@@ -61,7 +61,9 @@ int ucm_model_init(ucm_model_t *m, const ucm_geom_t *g, void *mem) {
   m->geom = *g;
   m->score_bits = ucm_score_bits(g->dim);
   layout(m, g, mem);
-  m->cam_cfg = 1; /* QSTEP 1, ALPHA 0 */
+  m->cam_cfg = 1; /* QSTEP 1, ALPHA 0, the sense-line circuit */
+  m->sense_time = UCM_SENSE_TS_RESET_PS << UCM_SENSE_TIME_TS_LSB | UCM_SENSE_VPRE_RESET_MV << UCM_SENSE_TIME_VPRE_LSB;
+  m->sense_cap = UCM_SENSE_CSL_RESET_FF << UCM_SENSE_CAP_CSL_LSB | UCM_SENSE_CACC_RESET_FF << UCM_SENSE_CAP_CACC_LSB;
   m->adc_cfg = 1; /* GAIN 1, SHIFT 0 */
   return 0;
 }
@@ -144,17 +146,24 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   const ucm_geom_t *g = &m->geom;
   int force = (flags & UCM_F_FORCE_PROTECTED) != 0;
   int32_t thr = (int32_t)m->threshold;
-  uint32_t alpha = FIELD(m->cam_cfg, UCM_CAM_CFG, ALPHA);
+  uint32_t alpha = FIELD(m->cam_cfg, UCM_CAM_CFG, ALPHA), linear = FIELD(m->cam_cfg, UCM_CAM_CFG, LINEAR);
+  uint32_t csl = FIELD(m->sense_cap, UCM_SENSE_CAP, CSL), cacc = FIELD(m->sense_cap, UCM_SENSE_CAP, CACC);
+  uint32_t rate = ucm_sense_rate(FIELD(m->sense_time, UCM_SENSE_TIME, TS), csl);
+  uint32_t vpre = FIELD(m->sense_time, UCM_SENSE_TIME, VPRE), weight = ucm_share_weight(csl, cacc);
   int32_t *s = m->similarity;
   uint32_t forced = 0, cand_over_thr = 0;
   uint32_t qstep = FIELD(m->cam_cfg, UCM_CAM_CFG, QSTEP);
   for (uint32_t d = 0; d < g->dim; d++) m->qlevel[d] = (int8_t)ucm_query_level(m->query[d], qstep);
+  uint32_t drive = ucm_query_drive(m->qlevel, g->dim);
   /* Pass 1: similarity of every slot; charge sharing; counts. */
   for (uint32_t slot = 0; slot < g->slots; slot++) {
     size_t i = slot_index(m, bank, slot);
     s[slot] = similarity(m, i, slot);
     if (!m->valid[i]) continue;
-    if (flags & UCM_F_ACCUMULATE) m->acc[i] = ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha);
+    if ((flags & UCM_F_ACCUMULATE) && linear)
+      m->acc[i] = ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha);
+    else if (flags & UCM_F_ACCUMULATE)
+      m->acc[i] = ucm_charge_circuit(m->acc[i], ucm_sense_voltage(s[slot], drive, rate, vpre), weight);
     if (force && m->protect[i])
       forced++;
     else if (s[slot] >= thr)
@@ -297,7 +306,7 @@ static void command(ucm_model_t *m, uint32_t cmd) {
   uint32_t op = FIELD(cmd, UCM_CMD, OP), flags = FIELD(cmd, UCM_CMD, FLAGS);
   uint32_t bank = FIELD(cmd, UCM_CMD, BANK), arg = FIELD(cmd, UCM_CMD, ARG);
   m->cmd = cmd;
-  m->status = (m->status & UCM_STATUS_ERR_BUSY_MASK) | UCM_STATUS_DONE_MASK;
+  m->status = (m->status & (UCM_STATUS_ERR_BUSY_MASK | UCM_STATUS_ERR_RANGE_MASK)) | UCM_STATUS_DONE_MASK;
   if (op < UCM_OP_WRITE_KEY || op > UCM_OP_READ_SLOT) {
     m->status |= UCM_STATUS_ERR_CMD_MASK;
     return;
@@ -449,6 +458,12 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
     case UCM_ADC_CFG_OFFSET:
       *value = m->adc_cfg;
       break;
+    case UCM_SENSE_TIME_OFFSET:
+      *value = m->sense_time;
+      break;
+    case UCM_SENSE_CAP_OFFSET:
+      *value = m->sense_cap;
+      break;
     case UCM_NOISE_CFG_OFFSET:
       *value = m->noise_cfg;
       break;
@@ -468,6 +483,14 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
       return -1;
   }
   return 0;
+}
+
+/* A trim register: its fields when all are in range, else dropped with ERR_RANGE. */
+static void write_trim(ucm_model_t *m, uint32_t *reg, uint32_t value, int in_range, uint32_t fields) {
+  if (in_range)
+    *reg = value & fields;
+  else
+    m->status |= UCM_STATUS_ERR_RANGE_MASK;
 }
 
 int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be) {
@@ -496,7 +519,7 @@ int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be
       command(m, value);
       break;
     case UCM_STATUS_OFFSET:
-      m->status &= ~(value & (ERR_BITS | UCM_STATUS_ERR_BUSY_MASK | UCM_STATUS_DONE_MASK));
+      m->status &= ~(value & (ERR_BITS | UCM_STATUS_ERR_BUSY_MASK | UCM_STATUS_ERR_RANGE_MASK | UCM_STATUS_DONE_MASK));
       break;
     case UCM_IRQ_ENABLE_OFFSET:
       m->irq_enable = value & UCM_IRQ_ENABLE_DONE_MASK;
@@ -514,7 +537,13 @@ int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be
       m->threshold = value;
       break;
     case UCM_CAM_CFG_OFFSET:
-      m->cam_cfg = value & (UCM_CAM_CFG_QSTEP_MASK | UCM_CAM_CFG_ALPHA_MASK);
+      m->cam_cfg = value & (UCM_CAM_CFG_QSTEP_MASK | UCM_CAM_CFG_ALPHA_MASK | UCM_CAM_CFG_LINEAR_MASK);
+      break;
+    case UCM_SENSE_TIME_OFFSET:
+      write_trim(m, &m->sense_time, value, ucm_sense_time_ok(value), UCM_SENSE_TIME_TS_MASK | UCM_SENSE_TIME_VPRE_MASK);
+      break;
+    case UCM_SENSE_CAP_OFFSET:
+      write_trim(m, &m->sense_cap, value, ucm_sense_cap_ok(value), UCM_SENSE_CAP_CSL_MASK | UCM_SENSE_CAP_CACC_MASK);
       break;
     case UCM_ADC_CFG_OFFSET:
       m->adc_cfg = value & (UCM_ADC_CFG_GAIN_MASK | UCM_ADC_CFG_SHIFT_MASK | UCM_ADC_CFG_BITS_MASK);

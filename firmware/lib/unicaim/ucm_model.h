@@ -56,6 +56,7 @@ typedef struct {
   /* Registers. */
   uint32_t cmd, status, result, irq_enable, pos_reg, acc_init, threshold;
   uint32_t cam_cfg, adc_cfg, noise_cfg, seed, slot_meta, slot_acc, slot_valid_count;
+  uint32_t sense_time, sense_cap;
   uint32_t write_serial, search_serial;
   uint32_t counter[UCM_COUNTERS];
 } ucm_model_t;
