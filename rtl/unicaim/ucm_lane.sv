@@ -137,6 +137,8 @@ module ucm_lane #(
   logic [ucm_pkg::Exp2W-1:0]   exp_q;
   logic [5:0]                  octaves_q;
   logic [ucm_pkg::VoltW-1:0]   volt_q;
+  logic [ucm_pkg::Exp2W-1:0]   exp2_rom [256];  // a ROM: block RAM or LUTs
+  initial for (int unsigned f = 0; f < 256; f++) exp2_rom[f] = ucm_pkg::exp2_neg(f);
   logic signed [ScoreBits-1:0] plane_sum_d, plane_sum_q;  // |.| <= 31 Dim
   logic signed [31:0]          code_d;
   // Read noise: the draw coordinate steps by Lanes slots a row; mixing and
@@ -198,7 +200,7 @@ module ucm_lane #(
       score_q       <= score_d;
       decay_q       <= DecayW'(mismatch(drive_i, score_q[ScoreBits:0])) * DecayW'(sense_rate_i);
       score1_q      <= score_q;
-      exp_q         <= ucm_pkg::Exp2Rom[32'(decay_q[23:16]) * ucm_pkg::Exp2W +: ucm_pkg::Exp2W];
+      exp_q         <= exp2_rom[decay_q[23:16]];
       octaves_q     <= (decay_q >> 24) >= DecayW'(32) ? 6'd32 : 6'(decay_q >> 24);
       score2_q      <= score1_q;
       volt_q        <= octaves_q[5] ? '0 : ucm_pkg::VoltW'((29'(vpre_i) * 29'(exp_q)) >> octaves_q);

@@ -151,10 +151,11 @@ package ucm_pkg;
   endfunction
 
   // The sense line (docs/unicaim.md). Voltages in 2^-16 mV, decay rates in
-  // 2^-24 octaves per mismatch unit. Two ROMs, built at elaboration:
-  // floor(2^24 / n) for the trim values' divisions (n < 512: C_SL, and
-  // C_SL + C_ACC), and 2^16 * 2^(-f/256) from the recurrence E(0) = 2^30,
-  // E(f+1) = round(E(f) * Exp2Step / 2^30), an entry round(E(f) / 2^14).
+  // 2^-24 octaves per mismatch unit. Two ROMs, filled at elaboration from
+  // these functions: recip(n) = floor(2^24 / n) for the trim values'
+  // divisions (n < 512: C_SL, and C_SL + C_ACC), and exp2_neg(f) = 2^16 *
+  // 2^(-f/256) from the recurrence E(0) = 2^30, E(f+1) = round(E(f) *
+  // Exp2Step / 2^30), an entry round(E(f) / 2^14).
   localparam int unsigned RecipW  = 25;
   localparam int unsigned RecipN  = 512;
   localparam int unsigned Exp2W   = 17;
@@ -163,19 +164,15 @@ package ucm_pkg;
   localparam int unsigned WeightW = 16;  // C_SL / (C_SL + C_ACC) < 1 in 2^-16
   localparam int unsigned VoltW   = 28;  // SENSE_VPRE_MAX_MV * 2^16 < 2^28
 
-  function automatic logic [RecipN*RecipW-1:0] recip_rom();
-    for (int unsigned n = 0; n < RecipN; n++) recip_rom[n*RecipW +: RecipW] = (n == 0) ? '0 : RecipW'((32'd1 << 24) / n);
+  function automatic logic [RecipW-1:0] recip(int unsigned n);
+    recip = (n == 0) ? '0 : RecipW'((32'd1 << 24) / n);
   endfunction
-  localparam logic [RecipN*RecipW-1:0] RecipRom = recip_rom();
 
-  function automatic logic [256*Exp2W-1:0] exp2_rom();
+  function automatic logic [Exp2W-1:0] exp2_neg(int unsigned f);
     logic [63:0] e;
     e = 64'd1 << 30;
-    for (int unsigned f = 0; f < 256; f++) begin
-      exp2_rom[f*Exp2W +: Exp2W] = Exp2W'((e + 64'd8192) >> 14);
-      e = (e * Exp2Step + (64'd1 << 29)) >> 30;
-    end
+    for (int unsigned i = 0; i < f; i++) e = (e * Exp2Step + (64'd1 << 29)) >> 30;
+    exp2_neg = Exp2W'((e + 64'd8192) >> 14);
   endfunction
-  localparam logic [256*Exp2W-1:0] Exp2Rom = exp2_rom();
 
 endpackage : ucm_pkg

@@ -211,7 +211,7 @@ module ucm_regs #(
 
   // ------------------------------------------------------------ the sense line's trim
   // Writes out of range are dropped (ERR_RANGE). The rate and the weight are
-  // divisions by trim values, taken from the reciprocal ROM: the ROM reads
+  // divisions by trim values, taken from a reciprocal ROM: its two reads
   // and t_s * SENSE_RATE_K in one cycle, the products in the next. A
   // command's first use of them comes cycles after its start.
   localparam int unsigned CapW = soc_regs_pkg::UCM_SENSE_CAP_CSL_WIDTH;
@@ -227,6 +227,8 @@ module ucm_regs #(
   wire [CapW-1:0] csl  = sense_cap_q[soc_regs_pkg::UCM_SENSE_CAP_CSL_LSB +: CapW];
   wire [CapW-1:0] cacc = sense_cap_q[soc_regs_pkg::UCM_SENSE_CAP_CACC_LSB +: CapW];
   logic [ucm_pkg::RecipW-1:0] recip_csl_q, recip_sum_q;
+  logic [ucm_pkg::RecipW-1:0] recip_rom [ucm_pkg::RecipN];  // a ROM: block RAM or LUTs
+  initial for (int unsigned n = 0; n < ucm_pkg::RecipN; n++) recip_rom[n] = ucm_pkg::recip(n);
   logic [ucm_pkg::RateW-1:0]  ts_k_q;
   logic [49:0]                rate_product;
   logic [32:0]                weight_product;
@@ -234,8 +236,8 @@ module ucm_regs #(
   assign weight_product = 33'(csl) * 33'(recip_sum_q);
 
   always_ff @(posedge clk_i) begin : s_trim
-    recip_csl_q    <= ucm_pkg::RecipRom[32'(csl) * ucm_pkg::RecipW +: ucm_pkg::RecipW];
-    recip_sum_q    <= ucm_pkg::RecipRom[(32'(csl) + 32'(cacc)) * ucm_pkg::RecipW +: ucm_pkg::RecipW];
+    recip_csl_q    <= recip_rom[9'(csl)];
+    recip_sum_q    <= recip_rom[9'(csl) + 9'(cacc)];
     ts_k_q         <= ucm_pkg::RateW'(32'(ts) * soc_regs_pkg::UCM_SENSE_RATE_K);
     sense_rate_o   <= ucm_pkg::RateW'(rate_product >> 24);
     share_weight_o <= ucm_pkg::WeightW'(weight_product >> 8);

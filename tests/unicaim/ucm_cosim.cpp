@@ -295,7 +295,7 @@ uint32_t random_k(uint32_t bank) {
 // Coverage of the sense line: rows of accumulating circuit-mode searches
 // whose sampled voltage lies strictly between 0 and V_pre (the exponential's
 // steep part, where a wrong stage shows), from the model's similarities.
-unsigned long sense_rows_mid;
+unsigned long sense_rows_mid, sense_rows_clamped;
 void count_sense_rows(uint32_t bank, uint32_t flags) {
   const ucm_geom_t &g = model.geom;
   if (!(flags & UCM_F_ACCUMULATE) || (model.cam_cfg & UCM_CAM_CFG_LINEAR_MASK)) return;
@@ -307,6 +307,7 @@ void count_sense_rows(uint32_t bank, uint32_t flags) {
     if (!model.valid[(size_t)bank * g.slots + s]) continue;
     uint32_t v = ucm_sense_voltage(model.similarity[s], drive, rate, vpre);
     sense_rows_mid += v > 0 && v < vpre << 16;
+    sense_rows_clamped += model.similarity[s] > (int32_t)drive;
   }
 }
 
@@ -382,6 +383,34 @@ void random_op() {
 }
 
 // ------------------------------------------------------------ directed misuse
+// The sense line's clamp: a row whose similarity exceeds the query's drive
+// (read noise on a key that matches the query with cells pushed to the
+// full conductance by their variation) has no current. Random stimulus
+// never gets there; this does, in bank 0, where it can: 3-bit cells (a
+// level-3 cell is 24 of 31 eighths) and rows of 8 cells (the variation's
+// shortfall grows with the row, the noise does not).
+void sense_clamp() {
+  const ucm_geom_t &g = model.geom;
+  both_write(UCM_NOISE_CFG_OFFSET, 128u << UCM_NOISE_CFG_SIGMA_LSB | 255u << UCM_NOISE_CFG_READ_NOISE_LSB);
+  both_write(UCM_CAM_CFG_OFFSET, 1u << UCM_CAM_CFG_QSTEP_LSB);
+  both_write(UCM_STEP_WINDOW, 1);
+  std::vector<int8_t> v(g.dim);
+  for (auto &c : v) c = (int8_t)(rnd_below(2) ? 127 : -128);
+  command(UCM_OP_RESET_BANK, 0, 0, 0);
+  for (int i = 0; i < 64 && !sense_rows_clamped; i++) {
+    load_vector(UCM_KEY_WINDOW, v);
+    for (uint32_t s = 0; s < g.slots; s++) command(UCM_OP_WRITE_KEY, 0, 0, s);  // fresh variation
+    load_vector(UCM_QUERY_WINDOW, v);
+    command(UCM_OP_SEARCH, UCM_F_ACCUMULATE, 0, 1);
+    count_sense_rows(0, UCM_F_ACCUMULATE);
+    for (uint32_t s = 0; s < g.slots; s++) {
+      command(UCM_OP_READ_SLOT, 0, 0, s);
+      compare_read(UCM_SLOT_ACC_OFFSET, "SLOT_ACC after a clamped search");
+    }
+  }
+  if (g.cell_bits == 3 && g.dim <= 8) expect(sense_rows_clamped > 0, "a search reaches the sense line's clamp");
+}
+
 void busy_accesses() {
   const ucm_geom_t &g = model.geom;
   // A search over a full bank is the longest command; fill bank 0.
@@ -508,6 +537,7 @@ int main(int argc, char **argv) {
 
   error_cases();
   for (unsigned long i = 0; i < ops; i++) random_op();
+  sense_clamp();
   busy_accesses();
   // Coverage: every operation ran successfully somewhere in the run.
   for (uint32_t op = UCM_OP_WRITE_KEY; op <= UCM_OP_READ_SLOT; op++)
@@ -515,10 +545,10 @@ int main(int argc, char **argv) {
 
   std::printf(
       "ucm_cosim banks=%u slots=%u dim=%u cell_bits=%u q_bits=%u adc_bits=%u adc_count=%u lanes=%u: "
-      "%lu ops (%lu searches, %lu exact), %lu checks, %llu cycles, %lu mismatches, %lu sense rows mid-range\n",
+      "%lu ops (%lu searches, %lu exact), %lu checks, %llu cycles, %lu mismatches, %lu sense rows mid-range, %lu clamped\n",
       g.banks, g.slots, g.dim, g.cell_bits, g.q_bits, g.adc_bits, g.adc_count, g.lanes, ops,
       completed[UCM_OP_SEARCH], completed[UCM_OP_EXACT], checks, (unsigned long long)cycles, failures,
-      sense_rows_mid);
+      sense_rows_mid, sense_rows_clamped);
   delete dut;
   return failures ? 1 : 0;
 }
