@@ -95,8 +95,8 @@ MUTATIONS = [
     Mutation("rtl-share-weight-from-c-acc", "rtl/unicaim/ucm_regs.sv",
              "assign weight_product = 33'(csl) * 33'(recip_sum_q);", "assign weight_product = 33'(cacc) * 33'(recip_sum_q);",
              ("cosim",), ARRAY),
-    Mutation("sense-energy-6-fj", "firmware/lib/unicaim/ucm_energy.c",
-             "E_SENSE_ROW = 5,", "E_SENSE_ROW = 6,",
+    Mutation("sense-energy-a-quarter-more", "firmware/lib/unicaim/ucm_energy.c",
+             "const uint64_t sense_row_aj = t.csl_ff * vpre2 / 1000;", "const uint64_t sense_row_aj = t.csl_ff * vpre2 / 800;",
              ("energy", "cost"), ARRAY + HOST),
     # ---------------------------------------------------------------- the core
     Mutation("sra-takes-bit-30", "rtl/core/cpu_alu.sv",

@@ -55,6 +55,20 @@ def report_test(run, binary):
     return "unicaim/energy-model-report", check
 
 
+def worked_example_test(run, binary):
+    """The energy model against the worked example docs/unicaim.md computes
+    by hand: every part's energy and latency."""
+    def check():
+        doc = open(os.path.join(ROOT, "docs", "unicaim.md")).read()
+        section = doc[doc.index("**Worked example**"):]
+        want = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"^\| (\w+) \|[^|]*\| (\d+) \| (\d+) \|$", section, re.M)}
+        rc, out, err = run([binary, "--example"], 60)
+        got = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"^EXAMPLE (\w+) (\d+) fJ (\d+) ps$", out, re.M)}
+        ok = rc == 0 and len(want) == 6 and all(got.get(k) == v for k, v in want.items())
+        return ok, f"docs {want}\nprogram {got}\n{err}"
+    return "unicaim/energy-worked-example", check
+
+
 def elaboration_checks_test(run, build):
     """Geometries the block cannot build are refused when it elaborates,
     naming the parameter (and the defaults pass)."""
@@ -122,6 +136,7 @@ def collect(build, run):
              for i, b in enumerate(bins)]
     report = os.path.join(build, "unicaim", "ucm_report")
     tests.append(report_test(run, report))
+    tests.append(worked_example_test(run, report))
     tests.append(elaboration_checks_test(run, build))
     if missing:
         tests.append(("unicaim/cosim-builds", lambda: (False, f"missing builds: {sorted(missing)}")))

@@ -264,7 +264,9 @@ static void runner_account(runner_t *r, int pos) {
   r->cost.dense_ps += dense.latency_ps;
   ucm_counters_t now;
   ucm_read_counters(&r->array, &now);
-  ucm_cost_t c = ucm_cost_of_events(r->before.v, now.v, &r->array.geom);
+  ucm_sense_t trim;
+  ucm_read_sense(&r->array, &trim);
+  ucm_cost_t c = ucm_cost_of_events(r->before.v, now.v, &r->array.geom, &trim);
   r->cost.energy_fj += c.energy_fj;
   r->cost.latency_ps += c.latency_ps;
   r->cost.tokens++;

@@ -9,6 +9,9 @@
  * left out on every side.
  *
  * usage: ucm_report [CSV]   -- BENCH lines; the table as CSV too
+ *        ucm_report --example  -- the worked example of docs/unicaim.md:
+ *                                 fixed event counts on the paper's array at
+ *                                 the reset trim, priced part by part
  *
  *   model_overall_latency_ratio_n<N>, model_energy_ratio_n<N>
  *       the sort-based CIM baseline (CIMFormer-like) / UniCAIM 3-bit
@@ -18,6 +21,7 @@
  *       ADC energy of exact scores for the top fifth against all 576 keys */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ucm.h"
 #include "ucm_arrays.h"
@@ -77,7 +81,9 @@ static int unicaim_step(uint32_t cell_bits, uint32_t n, int all, ucm_run_t *run)
   ucm_read_counters(&u, &after);
   uint32_t d[UCM_COUNTERS];
   for (int i = 0; i < UCM_COUNTERS; i++) d[i] = after.v[i] - before.v[i];
-  run->step = ucm_price_events(d, &g).total;
+  ucm_sense_t trim;
+  ucm_read_sense(&u, &trim);
+  run->step = ucm_price_events(d, &g, &trim).total;
   run->area_um2 = ucm_area_um2(&g, CACHE < n ? CACHE : n, 1);
   run->conversions = d[UCM_CNT_EV_ADC_CONV];
   free(mem);
@@ -92,8 +98,34 @@ static double aedp(ucm_cost_t c, uint64_t area) {
   return (double)area * (double)c.energy_fj * (double)c.latency_ps;
 }
 
+/* One decode step's events, counted by hand: a search with charge sharing
+   over 576 rows of 128 cells, exact scores of 115 keys (8 planes each, 64
+   converters), a min-detect and one key written. */
+static void worked_example(void) {
+  uint32_t d[UCM_COUNTERS] = {0};
+  d[UCM_CNT_EV_SEARCH] = 1;
+  d[UCM_CNT_EV_CELL_SEARCH] = CACHE * DIM;
+  d[UCM_CNT_EV_ACC_CHARGE] = CACHE;
+  d[UCM_CNT_EV_ADC_CONV] = 115 * 8;
+  d[UCM_CNT_EV_ADC_ROUND] = (115 * 8 + 63) / 64;
+  d[UCM_CNT_EV_MIN_DETECT] = 1;
+  d[UCM_CNT_EV_CELL_WRITE] = DIM;
+  ucm_geom_t g = UCM_ARRAY_PAPER;
+  const ucm_sense_t reset = {0, 0, 0, 0};
+  ucm_cost_detail_t c = ucm_price_events(d, &g, &reset);
+  const char *names[] = {"search", "acc_charge", "acc_digital", "min_detect", "convert", "write", "total"};
+  const ucm_cost_t *part = &c.search;
+  for (int i = 0; i < 7; i++)
+    printf("EXAMPLE %s %llu fJ %llu ps\n", names[i], (unsigned long long)part[i].energy_fj,
+           (unsigned long long)part[i].latency_ps);
+}
+
 int main(int argc, char **argv) {
   static const uint32_t lengths[] = {256, 512, 1024, 2048};
+  if (argc == 2 && !strcmp(argv[1], "--example")) {
+    worked_example();
+    return 0;
+  }
   FILE *csv = argc > 1 ? fopen(argv[1], "w") : NULL;
   if (argc > 2 || (argc == 2 && !csv)) {
     fprintf(stderr, argc > 2 ? "usage: ucm_report [CSV]\n" : "ucm_report: cannot write %s\n", argv[1]);

@@ -287,7 +287,9 @@ static int run_story(int argc, char **argv, int chat) {
     ucm_read_counters(&array, &after);
     ucm_geom_t priced = array.geom; /* conversions cost what the resolution in use costs */
     priced.adc_bits = ucm_adc_bits_in_use(device.adc_bits, array.geom.adc_bits);
-    last.array = ucm_cost_of_events(before.v, after.v, &priced);
+    ucm_sense_t trim;
+    ucm_read_sense(&array, &trim);
+    last.array = ucm_cost_of_events(before.v, after.v, &priced, &trim);
     last.unpruned = (ucm_cost_t){0, 0};
     for (int pos = 0; pos < n + stats.generated - 1; pos++) {
       ucm_cost_t d = kv_unpruned_cost(&state.kv, model.n_heads, pos, &priced);

@@ -4,5 +4,6 @@ ucm_cost_t kv_unpruned_cost(const kv_cache_t *kv, int n_heads, int pos, const uc
   uint32_t d[UCM_COUNTERS];
   ucm_unpruned_events(d, geom, (uint32_t)pos + 1, (uint32_t)(kv->n_layers * n_heads),
                       (uint32_t)(kv->n_layers * kv->n_kv_heads));
-  return ucm_price_events(d, geom).total;
+  const ucm_sense_t no_search = {0, 0, 0, 0}; /* it searches nothing: the trim prices nothing */
+  return ucm_price_events(d, geom, &no_search).total;
 }

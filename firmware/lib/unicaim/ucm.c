@@ -103,11 +103,12 @@ static uint32_t cam_cfg_accumulation(const ucm_accumulation_t *a) {
 
 /* The trim registers, zero fields at their reset values; UCM_E_RANGE if
    the block dropped a write (its ERR_RANGE cleared again). */
-static int write_sense(ucm_t *u, const ucm_sense_t *t) {
-  uint32_t ts = t->ts_ps ? t->ts_ps : UCM_SENSE_TS_RESET_PS, vpre = t->vpre_mv ? t->vpre_mv : UCM_SENSE_VPRE_RESET_MV;
-  uint32_t csl = t->csl_ff ? t->csl_ff : UCM_SENSE_CSL_RESET_FF, cacc = t->cacc_ff ? t->cacc_ff : UCM_SENSE_CACC_RESET_FF;
-  u->write(u, UCM_SENSE_TIME_OFFSET, ts << UCM_SENSE_TIME_TS_LSB | vpre << UCM_SENSE_TIME_VPRE_LSB);
-  u->write(u, UCM_SENSE_CAP_OFFSET, csl << UCM_SENSE_CAP_CSL_LSB | cacc << UCM_SENSE_CAP_CACC_LSB);
+static int write_sense(ucm_t *u, const ucm_sense_t *trim) {
+  const ucm_sense_t t = ucm_sense_resolved(trim);
+  u->write(u, UCM_SENSE_TIME_OFFSET,
+           (uint32_t)t.ts_ps << UCM_SENSE_TIME_TS_LSB | (uint32_t)t.vpre_mv << UCM_SENSE_TIME_VPRE_LSB);
+  u->write(u, UCM_SENSE_CAP_OFFSET,
+           (uint32_t)t.csl_ff << UCM_SENSE_CAP_CSL_LSB | (uint32_t)t.cacc_ff << UCM_SENSE_CAP_CACC_LSB);
   if (!(u->read(u, UCM_STATUS_OFFSET) & UCM_STATUS_ERR_RANGE_MASK)) return UCM_OK;
   u->write(u, UCM_STATUS_OFFSET, UCM_STATUS_ERR_RANGE_MASK);
   return UCM_E_RANGE;
@@ -130,6 +131,14 @@ int ucm_set_accumulation(ucm_t *u, const ucm_accumulation_t *a, uint32_t acc_ini
   u->write(u, UCM_CAM_CFG_OFFSET, cfg | cam_cfg_accumulation(a));
   u->write(u, UCM_ACC_INIT_OFFSET, acc_init);
   return write_sense(u, &a->sense);
+}
+
+void ucm_read_sense(ucm_t *u, ucm_sense_t *trim) {
+  uint32_t time = u->read(u, UCM_SENSE_TIME_OFFSET), cap = u->read(u, UCM_SENSE_CAP_OFFSET);
+  trim->ts_ps = (uint16_t)((time & UCM_SENSE_TIME_TS_MASK) >> UCM_SENSE_TIME_TS_LSB);
+  trim->vpre_mv = (uint16_t)((time & UCM_SENSE_TIME_VPRE_MASK) >> UCM_SENSE_TIME_VPRE_LSB);
+  trim->csl_ff = (uint8_t)((cap & UCM_SENSE_CAP_CSL_MASK) >> UCM_SENSE_CAP_CSL_LSB);
+  trim->cacc_ff = (uint8_t)((cap & UCM_SENSE_CAP_CACC_MASK) >> UCM_SENSE_CAP_CACC_LSB);
 }
 
 int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step) {

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "ucm_arith.h"
 #include "ucm_model.h"
 
 enum {
@@ -40,14 +41,6 @@ struct ucm {
   ucm_geom_t geom;
   uint32_t score_bits;
 };
-
-/* The sense line's trim (SENSE_TIME, SENSE_CAP; ranges in soc_regs.h); a
- * zero field means its reset value. */
-typedef struct {
-  uint16_t ts_ps;   /* sampling time */
-  uint16_t vpre_mv; /* precharge voltage */
-  uint8_t csl_ff, cacc_ff;
-} ucm_sense_t;
 
 /* How a search with accumulation updates the accumulators: the sense-line
  * circuit, or (linear, an ablation) acc += (x - acc) >> alpha. */
@@ -93,6 +86,8 @@ int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step);
  * accumulator a new key starts at; UCM_E_RANGE as ucm_configure. */
 int ucm_set_accumulation(ucm_t *u, const ucm_accumulation_t *a, uint32_t acc_init);
 int ucm_reset_bank(ucm_t *u, unsigned bank);
+/* The sense line's trim in use (SENSE_TIME, SENSE_CAP). */
+void ucm_read_sense(ucm_t *u, ucm_sense_t *trim);
 
 /* Quantise an int8 key (geom.dim components) into a slot: valid, given
  * position, accumulator acc_init. */

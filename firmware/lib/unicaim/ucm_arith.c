@@ -67,6 +67,15 @@ uint32_t ucm_charge_share(uint32_t acc, int32_t s, uint32_t score_bits, uint32_t
   return (uint32_t)((int64_t)acc + (diff >> alpha));
 }
 
+ucm_sense_t ucm_sense_resolved(const ucm_sense_t *t) {
+  ucm_sense_t r = *t;
+  if (!r.ts_ps) r.ts_ps = UCM_SENSE_TS_RESET_PS;
+  if (!r.vpre_mv) r.vpre_mv = UCM_SENSE_VPRE_RESET_MV;
+  if (!r.csl_ff) r.csl_ff = UCM_SENSE_CSL_RESET_FF;
+  if (!r.cacc_ff) r.cacc_ff = UCM_SENSE_CACC_RESET_FF;
+  return r;
+}
+
 uint32_t ucm_recip24(uint32_t n) {
   return (1u << 24) / n;
 }

@@ -52,6 +52,17 @@ uint32_t ucm_charge_share(uint32_t acc, int32_t s, uint32_t score_bits, uint32_t
  * are in units of 2^-16 mV, rates in 2^-24 octaves of decay per mismatch
  * unit. */
 
+/* The sense line's trim (SENSE_TIME, SENSE_CAP; ranges in soc_regs.h); a
+ * zero field means its reset value. */
+typedef struct {
+  uint16_t ts_ps;   /* sampling time */
+  uint16_t vpre_mv; /* precharge voltage */
+  uint8_t csl_ff, cacc_ff;
+} ucm_sense_t;
+
+/* TRIM with its zero fields at their reset values. */
+ucm_sense_t ucm_sense_resolved(const ucm_sense_t *trim);
+
 /* floor(2^24 / n), n >= 1: the reciprocal ROM. */
 uint32_t ucm_recip24(uint32_t n);
 

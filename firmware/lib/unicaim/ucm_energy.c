@@ -1,25 +1,29 @@
 #include "ucm_energy.h"
 
 /* ---------------------------------------------------------------- coefficients
- * 45 nm, 1.0 V unless said; fJ, ps, um^2. One line per physical event.
+ * 45 nm, 1.0 V unless said; fJ, ps, um^2. One line per physical event; the
+ * sense line's from its trim (SENSE_TIME, SENSE_CAP: the same capacitances
+ * and voltage as the circuit, docs/unicaim.md).
  *
  * CAM search (dynamic pruning), per race over the valid rows
  *   E_SEARCH_BIT   0.2 fJ per cell bit searched: 2FeFET TCAM search energy
  *                  at 45 nm (the brief, SPEC section 4; Ni et al., Nature
  *                  Electronics 2, 2019).
- *   E_SENSE_ROW    5 fJ per row: sense-line precharge and sense, C_SL ~ 20 fF
- *                  swung by 0.5 V (C V^2).
+ *   sense row      C_SL V_pre^2 per row: the line precharged again after a
+ *                  full discharge (an upper bound; 20 fJ at the reset trim).
  *   E_IREF         10 fJ per search: IRef1's current DAC set for this k.
- *   T_SEARCH       2500 ps: 1 ns precharge + 1 ns race + 0.5 ns for IRef1 to
- *                  settle. Assumption: the circuit the paper describes (a
+ *   T_SEARCH       T_PRECHARGE 1 ns + t_s (the race) + T_IREF 0.5 ns for IRef1
+ *                  to settle. Assumption: the circuit the paper describes (a
  *                  sense line discharging slower the higher S, IRef1
  *                  programmed so that k rows win) selects the top k in ONE
  *                  race, IRef1 taken from a per-k calibration; rows whose
  *                  races tie at the cut are resolved in the same race. The
  *                  emulation's radix passes are not physical and not priced.
  * Charge-domain accumulation (static pruning)
- *   E_ACC_CHARGE   10 fJ per row per search: C_SL shares charge with
- *                  C_ACC = 10 fF at 1 V; in the race's cycle (no latency).
+ *   charge share   1/2 C_SL C_ACC / (C_SL + C_ACC) V_pre^2 per row per search:
+ *                  the loss of sharing two capacitors whose voltages differ
+ *                  by at most V_pre (3.3 fJ at the reset trim); in the
+ *                  race's cycle (no latency).
  *   E_MIN_ROW      2 fJ per row per min-detect (FE-inverter chain); T_MIN 2 ns.
  * Digital accumulation (the project's ablation, unicaim+ digital=1)
  *   E_ACC_DIGITAL  10.1 pJ per add: a 32-bit add 0.1 pJ and a 32-bit read and
@@ -42,10 +46,9 @@
  *   A_ADC          2000 um^2 per 10-bit SAR ADC at 45 nm (survey range). */
 enum {
   E_SEARCH_BIT_X10 = 2, /* tenths of a fJ */
-  E_SENSE_ROW = 5,
   E_IREF = 10,
-  T_SEARCH = 2500,
-  E_ACC_CHARGE = 10,
+  T_PRECHARGE = 1000,
+  T_IREF = 500,
   E_MIN_ROW = 2,
   T_MIN = 2000,
   E_ACC_DIGITAL = 10100,
@@ -63,13 +66,18 @@ static uint64_t adc_energy(uint32_t bits) {
   return bits >= 10 ? (uint64_t)E_ADC_10B << (bits - 10) : (uint64_t)E_ADC_10B >> (10 - bits);
 }
 
-ucm_cost_detail_t ucm_price_events(const uint32_t *d, const ucm_geom_t *g) {
+ucm_cost_detail_t ucm_price_events(const uint32_t *d, const ucm_geom_t *g, const ucm_sense_t *trim) {
   ucm_cost_detail_t c = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
+  const ucm_sense_t t = ucm_sense_resolved(trim);
+  /* Per row in aJ (fF x mV^2 is 1e-21 J): small enough to multiply by 32-bit counts. */
+  const uint64_t vpre2 = (uint64_t)t.vpre_mv * t.vpre_mv;
+  const uint64_t sense_row_aj = t.csl_ff * vpre2 / 1000;
+  const uint64_t share_row_aj = (uint64_t)t.csl_ff * t.cacc_ff * vpre2 / (2000ull * (t.csl_ff + t.cacc_ff));
   uint64_t rows_searched = d[UCM_CNT_EV_CELL_SEARCH] / g->dim;
   c.search.energy_fj = (uint64_t)d[UCM_CNT_EV_CELL_SEARCH] * g->cell_bits * E_SEARCH_BIT_X10 / 10 +
-                       rows_searched * E_SENSE_ROW + (uint64_t)d[UCM_CNT_EV_SEARCH] * E_IREF;
-  c.search.latency_ps = (uint64_t)d[UCM_CNT_EV_SEARCH] * T_SEARCH;
-  c.acc_charge.energy_fj = (uint64_t)d[UCM_CNT_EV_ACC_CHARGE] * E_ACC_CHARGE;
+                       rows_searched * sense_row_aj / 1000 + (uint64_t)d[UCM_CNT_EV_SEARCH] * E_IREF;
+  c.search.latency_ps = (uint64_t)d[UCM_CNT_EV_SEARCH] * (T_PRECHARGE + t.ts_ps + T_IREF);
+  c.acc_charge.energy_fj = (uint64_t)d[UCM_CNT_EV_ACC_CHARGE] * share_row_aj / 1000;
   c.acc_digital.energy_fj = (uint64_t)d[UCM_CNT_EV_ACC_DIGITAL] * E_ACC_DIGITAL;
   c.acc_digital.latency_ps = (uint64_t)d[UCM_CNT_EV_ACC_DIGITAL] * T_ACC_DIGITAL;
   c.min_detect.energy_fj = (uint64_t)d[UCM_CNT_EV_MIN_DETECT] * g->slots * E_MIN_ROW;
@@ -86,10 +94,11 @@ ucm_cost_detail_t ucm_price_events(const uint32_t *d, const ucm_geom_t *g) {
   return c;
 }
 
-ucm_cost_t ucm_cost_of_events(const uint32_t *before, const uint32_t *after, const ucm_geom_t *g) {
+ucm_cost_t ucm_cost_of_events(const uint32_t *before, const uint32_t *after, const ucm_geom_t *g,
+                              const ucm_sense_t *trim) {
   uint32_t d[UCM_COUNTERS];
   for (int i = 0; i < UCM_COUNTERS; i++) d[i] = after[i] - before[i];
-  return ucm_price_events(d, g).total;
+  return ucm_price_events(d, g, trim).total;
 }
 
 void ucm_unpruned_events(uint32_t *d, const ucm_geom_t *g, uint32_t n, uint32_t queries, uint32_t writes) {

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "ucm_arith.h"
 #include "ucm_model.h"
 
 typedef struct {
@@ -31,10 +32,12 @@ typedef struct {
 
 /* What the events counted in DELTA (UCM_CNT_* order, differences of two
  * snapshots) cost on an array of G's geometry (G->adc_bits: the resolution
- * in use). */
-ucm_cost_detail_t ucm_price_events(const uint32_t *delta, const ucm_geom_t *g);
+ * in use) with the sense line's TRIM (ucm_read_sense; zero fields: reset
+ * values). */
+ucm_cost_detail_t ucm_price_events(const uint32_t *delta, const ucm_geom_t *g, const ucm_sense_t *trim);
 /* The total between two counter snapshots. */
-ucm_cost_t ucm_cost_of_events(const uint32_t *before, const uint32_t *after, const ucm_geom_t *g);
+ucm_cost_t ucm_cost_of_events(const uint32_t *before, const uint32_t *after, const ucm_geom_t *g,
+                              const ucm_sense_t *trim);
 
 /* The events of an array that keeps N keys and scores every one through
  * the ADCs for each of QUERIES queries (no search, no pruning), writing
