@@ -330,19 +330,16 @@ def collect(build, run):
     def _():
         # Every refused policy line names what is wrong and its range, and
         # leaves the policy as it was: unknown names, budgets out of range,
-        # unknown parameters, each parameter one past its range, an
-        # array-only policy before `kv unicaim`.
+        # unknown parameters, each parameter one past its range. An
+        # array-only policy, accepted, moves attention onto the array.
         policies = registry_policies()
         first = policies[1][0]
+        array_policy = next(name for name, array, _ in policies if array)
         lines, wants = [f"policy {first} 40"], []
         lines.append("policy nosuchpolicy 8")
         wants.append("error: unknown policy 'nosuchpolicy' (" + ", ".join(p[0] for p in policies) + ")")
         for name, array, params in policies:
             if name == policies[0][0]:
-                continue
-            if array:
-                lines.append(f"policy {name} 16")
-                wants.append("error: this policy runs on the array: kv unicaim first")
                 continue
             lines += [f"policy {name} 0", f"policy {name} 513", f"policy {name} 16 bogus=1"]
             wants += [f"error: {name} needs a budget of 1..512 positions (got '0')",
@@ -352,7 +349,7 @@ def collect(build, run):
                 lines.append(f"policy {name} 16 {key}={hi + 1}")
                 wants.append(f"error: {key}={hi + 1} out of range ({lo}..{hi})")
         lines += ["policy", "stats", "device sigma=300", "device foo=1", "device sigma", "device sigma=7 adc=11",
-                  "device gain=3 shift=16", "device adc=6"]
+                  "device gain=3 shift=16", "device adc=6", f"policy {array_policy} 16"]
         rc, out, err = console_session(run, build, "llm.elf", "\n".join(lines) + "\nexit 0\n", tmp)
         missing = [w for w in wants if w not in out]
         ok = (rc == 0 and not missing and out.count(f"policy: {first}, budget 40") == 2
@@ -360,7 +357,9 @@ def collect(build, run):
               and "error: device has no setting 'foo'" in out and "error: 'sigma' needs a value" in out
               and "error: shift=16 out of range (0..15)" in out
               and "error: adc=11 out of range (2..10 bits, 0: all)" in out
-              and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out)
+              and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out
+              and out.find("kv: UniCAIM array") > out.find("device: sigma 0") >= 0
+              and f"policy: {array_policy}, budget 16" in out)
         return ok, f"rc={rc}\nmissing: {missing}\n{out[-1500:]}{err[-300:]}"
 
     @add("host-policy-bad-input")

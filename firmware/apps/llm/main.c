@@ -191,8 +191,10 @@ static int cmd_stats(int argc, char **argv) {
            (uint64_t)forwards / 1000));
     print_fixed("", unpruned_fj);
     printf(" pJ/token, %llu ns/token", (unsigned long long)(last.unpruned.latency_ps / (uint64_t)forwards / 1000));
-    if (fj) print_fixed(" (energy x", unpruned_fj * 1000 / fj);
-    printf("%s\n", fj ? " lower)" : "");
+    /* One ratio, the larger over the smaller, named for its direction. */
+    if (fj && unpruned_fj >= fj) print_fixed(" (energy x", unpruned_fj * 1000 / fj);
+    if (fj && unpruned_fj < fj) print_fixed(" (energy x", fj * 1000 / (unpruned_fj ? unpruned_fj : 1));
+    printf("%s\n", !fj ? "" : unpruned_fj >= fj ? " lower than unpruned)" : " higher than unpruned)");
   }
   return 0;
 }
@@ -472,8 +474,18 @@ static int cmd_policy(int argc, char **argv) {
     return 0;
   }
   if (argc > 1) {
+    /* A policy that runs on the array moves attention onto it (as "kv
+       unicaim" would) once its words are accepted for the array's banks. */
+    const kv_policy_ops_t *ops = kv_policy_find(argv[1]);
+    const int to_array = ops && (ops->flags & KV_POLICY_ARRAY) && state.kv.backend != KV_UNICAIM && array_ok;
+    const int slots = !to_array ? state.kv.slots
+                      : array.geom.slots < (uint32_t)model.seq_len ? (int)array.geom.slots : model.seq_len;
     kv_policy_t p;
-    const char *why = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len, state.kv.slots, work, sizeof work);
+    const char *why = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len, slots, work, sizeof work);
+    if (!why && to_array) {
+      char *words[] = {"kv", KV_BACKEND_UNICAIM};
+      if (cmd_kv(2, words)) return -1;
+    }
     if (!why) why = kv_set_policy(&state.kv, &p);
     if (why) {
       printf("error: %s\n", why);
