@@ -139,13 +139,14 @@ flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 # ---------------------------------------------------------------- stories260K on a board
 # The llm app for 512 KiB of RAM (the Arty A7-100T build): stories260K's
 # image (292 KB), a 96-position context (the state takes 1 KB a position),
-# buffers cut to its 512-token vocabulary and context, no heap, a 12 KiB stack; the link
-# fails if it does not fit. make bitstream BOARD=arty ARTY_PART=100t BOARD_APP=llm_512k
+# buffers cut to its 512-token vocabulary and context, no heap, a 12 KiB stack, the
+# console (main.c, none of the inner loops) optimised for size; the link fails if it
+# does not fit. make bitstream BOARD=arty ARTY_PART=100t BOARD_APP=llm_512k
 LLM_512K_DEFS := -DLLM_MAX_CONTEXT=96 -DLLM_ARENA_BYTES=101116 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=320 \
                  -DLLM_EMIT_TOKENS=96
 $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -Os $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blob.S) \
                           $(FW_BUILD)/obj/llm_512k_main.o $(FW_LDS)
 	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=512K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
