@@ -192,9 +192,10 @@ static int cmd_stats(int argc, char **argv) {
     print_fixed("", unpruned_fj);
     printf(" pJ/token, %llu ns/token", (unsigned long long)(last.unpruned.latency_ps / (uint64_t)forwards / 1000));
     /* One ratio, the larger over the smaller, named for its direction. */
-    if (fj && unpruned_fj >= fj) print_fixed(" (energy x", unpruned_fj * 1000 / fj);
-    if (fj && unpruned_fj < fj) print_fixed(" (energy x", fj * 1000 / (unpruned_fj ? unpruned_fj : 1));
-    printf("%s\n", !fj ? "" : unpruned_fj >= fj ? " lower than unpruned)" : " higher than unpruned)");
+    const int lower = unpruned_fj >= fj;
+    const uint64_t hi = lower ? unpruned_fj : fj, lo = lower ? fj : unpruned_fj;
+    if (lo) print_fixed(" (energy x", hi * 1000 / lo);
+    printf("%s\n", !lo ? "" : lower ? " lower than unpruned)" : " higher than unpruned)");
   }
   return 0;
 }
@@ -478,8 +479,7 @@ static int cmd_policy(int argc, char **argv) {
        unicaim" would) once its words are accepted for the array's banks. */
     const kv_policy_ops_t *ops = kv_policy_find(argv[1]);
     const int to_array = ops && (ops->flags & KV_POLICY_ARRAY) && state.kv.backend != KV_UNICAIM && array_ok;
-    const int slots = !to_array ? state.kv.slots
-                      : array.geom.slots < (uint32_t)model.seq_len ? (int)array.geom.slots : model.seq_len;
+    const int slots = to_array ? kv_unicaim_slots(&state.kv, &array) : state.kv.slots;
     kv_policy_t p;
     const char *why = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len, slots, work, sizeof work);
     if (!why && to_array) {

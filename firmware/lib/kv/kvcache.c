@@ -132,6 +132,10 @@ const char *kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy) {
   return 0;
 }
 
+int kv_unicaim_slots(const kv_cache_t *kv, const ucm_t *ucm) {
+  return ucm->geom.slots < (uint32_t)kv->seq_len ? (int)ucm->geom.slots : kv->seq_len;
+}
+
 int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact) {
   int slices = kv_block_slices(&ucm->geom, kv->n_layers, kv->n_kv_heads, kv->head_size);
   if (!slices) return UCM_E_SLOT;
@@ -144,7 +148,7 @@ int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact)
   kv->exact = exact;
   kv->error = 0;
   kv->backend = KV_UNICAIM;
-  kv->slots = ucm->geom.slots < (uint32_t)kv->seq_len ? (int)ucm->geom.slots : kv->seq_len;
+  kv->slots = kv_unicaim_slots(kv, ucm);
   kv_policy_t p = kv->policy;
   if (settle(kv, &p)) kv_policy_make(&p, kv_policies[0], 0); /* the policy no longer fits: keep everything */
   apply(kv, &p);

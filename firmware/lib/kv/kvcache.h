@@ -117,6 +117,8 @@ int kv_block_slices(const ucm_geom_t *g, int n_layers, int n_kv_heads, int head_
    sets the steps, clears the banks, keeps the policy if it fits the banks
    (else falls back to keeping everything). Returns UCM_OK or a driver error. */
 int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact);
+/* Slots per bank a policy has on UCM's array (what kv_use_unicaim gives). */
+int kv_unicaim_slots(const kv_cache_t *kv, const ucm_t *ucm);
 /* The device settings kv_use_unicaim programs (a caller may change the
    non-idealities and ucm_configure them before a sequence). */
 void kv_device_defaults(ucm_config_t *cfg);

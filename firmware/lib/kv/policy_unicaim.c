@@ -78,7 +78,7 @@ void unicaim_configure(kv_cache_t *kv) {
                                           .vpre_mv = UCM_SENSE_VPRE_RESET_MV,
                                           .csl_ff = (uint8_t)p->v[UC_CSL],
                                           .cacc_ff = (uint8_t)p->v[UC_CACC]}};
-  uint64_t top = a.linear ? 0xFFFFFFFFu : (uint64_t)UCM_SENSE_VPRE_RESET_MV << 16;
+  uint64_t top = a.linear ? 0xFFFFFFFFu : (uint64_t)a.sense.vpre_mv << 16;
   uint32_t init = p->v[UC_DIGITAL] ? 0 : (uint32_t)(top * (uint32_t)p->v[UC_INIT] / 1000);
   kv->binary_layers = (uint32_t)p->v[UC_BINARY];
   ucm_set_accumulation(kv->ucm, &a, init);

@@ -160,10 +160,9 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
     size_t i = slot_index(m, bank, slot);
     s[slot] = similarity(m, i, slot);
     if (!m->valid[i]) continue;
-    if ((flags & UCM_F_ACCUMULATE) && linear)
-      m->acc[i] = ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha);
-    else if (flags & UCM_F_ACCUMULATE)
-      m->acc[i] = ucm_charge_circuit(m->acc[i], ucm_sense_voltage(s[slot], drive, rate, vpre), weight);
+    if (flags & UCM_F_ACCUMULATE)
+      m->acc[i] = linear ? ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha)
+                         : ucm_charge_circuit(m->acc[i], ucm_sense_voltage(s[slot], drive, rate, vpre), weight);
     if (force && m->protect[i])
       forced++;
     else if (s[slot] >= thr)
