@@ -209,6 +209,84 @@ def collect(build, run):
         finish(proc)
         return why.startswith("refused: ERR") and "outside" in why, why
 
+    prune = os.path.join(llm, "prune_eval")
+    ruler = os.path.join(tmp, "ruler.tasks")
+
+    def ruler_tasks():
+        """Three kinds of RULER-style task of about 400 tokens (made once)."""
+        if not os.path.exists(ruler):
+            rc, out, err = run([py, os.path.join(TOOLS, "smol_tasks.py"), gguf, ruler, "--len", "400", "--per-kind",
+                                "1", "--seed", "77", "--kinds", "niah_multikey,vt,qa"], 300)
+            if rc:
+                return None, err
+        return ruler, ""
+
+    @add("ruler-tasks-hold-their-answers")
+    def _():
+        # Every kind at 1100 tokens: each expected string is in its prompt's
+        # text (PyPI tokenizers' decoding), the prompt ends with the chat's
+        # assistant turn and RULER's answer prefix, and fits the length.
+        path = os.path.join(tmp, "kinds.tasks")
+        rc, out, err = run([py, os.path.join(TOOLS, "smol_tasks.py"), gguf, path, "--len", "1100", "--per-kind", "1",
+                            "--seed", "78", "--split", "test"], 300)
+        if rc:
+            return False, err
+        check = ("import sys, urllib.parse; sys.path.insert(0, sys.argv[1]); import gguf_tokenizer\n"
+                 "tok = gguf_tokenizer.build(sys.argv[2]); bad = []\n"
+                 "for line in open(sys.argv[3]):\n"
+                 "    kind, depth, new, answers, *ids = line.split()\n"
+                 "    text = tok.decode([int(i) for i in ids], skip_special_tokens=False)\n"
+                 "    answers = [urllib.parse.unquote(a) for a in answers.split('|')]\n"
+                 "    ok = all(a in text for a in answers) and 800 <= len(ids) <= 1100 and 0 <= float(depth) <= 1\n"
+                 "    ok = ok and '<|im_start|>assistant\\n' in text[-200:] and int(new) > 0\n"
+                 "    print(kind, len(ids), answers[:2], 'ok' if ok else 'BAD')\n")
+        rc, out, err = run([py, "-c", check, TOOLS, gguf, path], 300)
+        kinds = re.findall(r"^(\w+) \d+ .* ok$", out, re.M)
+        ok = rc == 0 and "BAD" not in out and len(kinds) == 7 and len(set(kinds)) == 7
+        return ok, out + err[-800:]
+
+    @add("ruler-replayed-prompt-equals-own-prefill")
+    def _():
+        # prune_eval gen reads each prompt once and replays it into every
+        # policy's cache; with --unshared each policy reads it itself. The
+        # continuations (every policy at 20%, and the reference) must be
+        # the same tokens.
+        path, why = ruler_tasks()
+        if not path:
+            return False, why
+        outs, logs = [], []
+        for extra in ([], ["--unshared"]):
+            o = os.path.join(tmp, f"outputs{len(outs)}.txt")
+            rc, out, err = run([prune, image, "gen", path, "--budgets", "20", "--outputs", o, *extra], 1200)
+            outs.append(open(o).read() if rc == 0 and os.path.exists(o) else "")
+            logs.append(f"{extra} rc={rc}\n{out[-1500:]}{err[-500:]}")
+        lines = outs[0].splitlines()
+        policies = {l.split()[0] for l in lines}
+        ok = outs[0] == outs[1] and len(lines) == 3 * len(policies) and len(policies) >= 8 and \
+            all(len(l.split()) > 4 for l in lines)
+        return ok, "\n".join(logs) + "\n" + outs[0][:1500]
+
+    @add("ruler-bad-task-lines-refused")
+    def _():
+        path, why = ruler_tasks()
+        if not path:
+            return False, why
+        good = open(path).readline().split()
+        cases = [("max_new 0", good[:2] + ["0"] + good[3:], ":2: malformed task"),
+                 ("bad escape", good[:3] + ["12%G4"] + good[4:], ":2: malformed task"),
+                 ("token outside the vocabulary", good[:-1] + ["49152"], ":2: bad token"),
+                 ("no prompt", good[:4], ":2: the task has no prompt"),
+                 ("answer past the context", good[:4] + good[4:] * 25, "too long for the model")]
+        report, ok = [], True
+        for name, fields, want in cases:
+            bad = os.path.join(tmp, "bad.tasks")
+            with open(bad, "w") as f:
+                f.write(" ".join(good) + "\n" + " ".join(fields) + "\n")
+            rc, out, err = run([prune, image, "gen", bad, "--policies", "none"], 300)
+            ok = ok and rc == 2 and want in err and "ruler," not in out
+            report.append(f"{name}: rc={rc} {err.strip()[-200:]}")
+        return ok, "\n".join(report)
+
     @add("soc-tokens-match-host")
     def _():
         # The SoC (sim_smol: the image in 256 MB of external memory) reads a

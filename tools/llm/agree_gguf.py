@@ -91,7 +91,7 @@ def host_answer(host, image, question, prompt_len, answer):
 def chat(args):
     tok = gguf_tokenizer.build(args.gguf)
     ref = GgufRef(args.gguf)
-    system = ref.chat_system
+    system = gguf_tokenizer.chat_system(args.gguf)
     questions = [l.strip() for l in open(args.chat, encoding="utf-8") if l.strip() and not l.startswith("#")]
     same, agreed, rows = 0, [], []
     for q in questions:

@@ -37,10 +37,6 @@ class GgufRef:
         # The end of an answer: EOS, and <|endoftext|> where the vocabulary has it.
         self.stops = {field("tokenizer.ggml.eos_token_id")} | ({names.index("<|endoftext|>")}
                                                                 if "<|endoftext|>" in names else set())
-        template = field("tokenizer.chat_template", "")
-        start = template.find("<|im_start|>system\n")
-        self.chat_system = (template[start + len("<|im_start|>system\n"):template.find("<|im_end|>", start)]
-                            if start >= 0 else "")
 
     def rms(self, x, gain):
         return x / np.sqrt((x * x).mean(-1, keepdims=True) + self.eps) * gain

@@ -5,6 +5,18 @@ is tested against, token for token. SmolLM2's pre-tokenization
 control tokens are special tokens matched in text."""
 
 
+def chat_system(path):
+    """The default system message of the GGUF's chat template ("" if none)."""
+    import gguf
+    field = gguf.GGUFReader(path).fields.get("tokenizer.chat_template")
+    template = field.contents() if field else ""
+    start = template.find("<|im_start|>system\n")
+    if start < 0:
+        return ""
+    start += len("<|im_start|>system\n")
+    return template[start:template.find("<|im_end|>", start)]
+
+
 def build(path):
     import gguf
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers

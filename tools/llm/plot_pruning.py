@@ -3,6 +3,8 @@
 ucm_report's CSV rows, any number of files mixed):
   accuracy_<workload>_<setting>.png  accuracy vs budget, a line per policy
                                      (95% intervals), the reference dashed
+  of_dense_<workload>_<setting>.png  the same as a share of the reference's
+                                     accuracy (the UniCAIM paper's Fig. 10 form)
   bars_<workload>_<setting>.png      the policies and variants measured at one
                                      budget only (hardware rows, ablations)
   cost_tokens.png                    modeled array energy per token vs budget
@@ -23,7 +25,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 METRIC = {"stories": ("top1_pct", "top1_ci_lo", "top1_ci_hi", "top-1 agreement with the reference (%)"),
-          "retrieval": ("em_pct", "em_ci_lo", "em_ci_hi", "exact match (%)")}
+          "retrieval": ("em_pct", "em_ci_lo", "em_ci_hi", "exact match (%)"),
+          "ruler": ("em_pct", "em_ci_lo", "em_ci_hi", "string match (%)")}
 
 
 def read_rows(paths):
@@ -82,6 +85,16 @@ def accuracy_plots(rows, reference, out_dir, made):
             ax.set_title(f"{workload}, {setting}")
             budget_axes(ax, label)
             save(fig, os.path.join(out_dir, f"accuracy_{tag}.png"), made)
+            if ref > 0:
+                fig, ax = plt.subplots(figsize=(6.5, 4.2))
+                for policy, rs in lines.items():
+                    rs = sorted(rs, key=lambda r: int(r["budget_pct"]))
+                    ax.plot([int(r["budget_pct"]) for r in rs], [100 * float(r[field]) / ref for r in rs],
+                            marker="o", label=policy)
+                ax.axhline(100, color="gray", linestyle="--", label=reference)
+                ax.set_title(f"{workload}, {setting}: accuracy as a share of {reference}'s ({ref:.1f}%)")
+                budget_axes(ax, f"% of {reference}")
+                save(fig, os.path.join(out_dir, f"of_dense_{tag}.png"), made)
         if single:
             fig, ax = plt.subplots(figsize=(6.5, 4.2))
             names = list(single)

@@ -3,6 +3,7 @@
    usage: prune_eval --list                                        -- the policies and their parameters
           prune_eval MODEL.ucm stories SEQS LEN PREFILL [OPTIONS]  -- local fidelity
           prune_eval MODEL.ucm tasks FILE [OPTIONS]                -- retrieval exact match
+          prune_eval MODEL.ucm gen FILE [OPTIONS]                  -- long-context tasks, generated answers
           prune_eval MODEL.ucm check LEN [OPTIONS]                 -- the cache's invariants
    OPTIONS: --policies a,b,..  (default "all": every policy but the reference;
                                "none": the reference alone;
@@ -34,6 +35,10 @@
             --seed-base N      stories: sequence s is sampled with seed N + s
             --tag TAG          appended to the setting's name in CSV and BENCH lines
                                (another protocol of the same setting)
+            --outputs FILE     gen: every continuation's tokens, a line each
+                               ("POLICY BUDGET TASK TOKEN...")
+            --unshared         gen: each policy reads the prompt itself
+                               (the replay's check)
    Without --hw ("ideal", the paper's accuracy setting) the policies that
    need the array select on its golden model (its CAM search is quantised by
    nature) with exact scores from the cached keys; the others attend in
@@ -44,6 +49,12 @@
    perplexity ratio.
    "tasks": exact match (teacher-forced argmax) of every answer span; the
    prompt ends before the first answer.
+   "gen" (tools/llm/smol_tasks.py's files): the prompt is read once with
+   dense attention and replayed into each policy's cache (prompt_tape.h),
+   then the greedy continuation is scored by RULER's string_match_all (the
+   share of the expected strings in it); the first generated token is the
+   dense reference's under the one prompt rule. Without --slots the array's
+   banks hold min(context, 4096) slots.
    Each figure comes with a 95% bootstrap confidence interval over its
    sequences or tasks. Prints CSV rows (with the array's modeled energy and
    latency per token when a policy ran on it, beside the same array without
@@ -54,15 +65,18 @@
 #include <string.h>
 
 #include "host_file.h"
+#include "host_kernels.h"
 #include "kv_cost.h"
 #include "kv_policy.h"
 #include "llm_model.h"
 #include "logits.h"
+#include "prompt_tape.h"
 #include "sampler.h"
 #include "task_file.h"
 #include "tokenizer.h"
 #include "transformer.h"
 #include "ucm.h"
+#include "ucm_model.h"
 #include "ucm_arrays.h"
 #include "ucm_energy.h"
 
@@ -88,6 +102,7 @@ typedef struct {
   ucm_model_t array_model;
   ucm_t array;
   int hw, cells, adc_bits, sigma, slices, slots; /* hw: every policy on the array with its ADC and variation */
+  int context;                               /* gen: the longest task's positions (sizes the banks) */
   int top_k;                                 /* the block's top-k for policies without their own (hw; 0: all) */
   kv_exact_t exact;                          /* where the array's exact scores come from (hw) */
   item_t items[MAX_ITEMS]; /* what runs: policies, or their ablation variants */
@@ -157,11 +172,13 @@ static void item_init(item_t *it, const kv_policy_ops_t *ops, const char *base, 
 }
 
 static int runner_init(runner_t *r, const llm_model_t *m) {
-  llm_state_init(&r->state, m, malloc(llm_state_bytes(m, 1)), 1);
+  llm_state_init(&r->state, m, malloc(llm_state_bytes(m, LLM_MAX_BATCH)), LLM_MAX_BATCH);
   r->m = m;
   ucm_geom_t geom = UCM_ARRAY_SIM; /* the simulator's device, in this model's shape and the run's cells */
   geom.banks = (uint32_t)(m->n_layers * m->n_kv_heads);
-  geom.slots = (uint32_t)(r->slots ? r->slots : m->seq_len);
+  int context = r->context ? r->context : m->seq_len; /* the positions a run reaches */
+  if (context > UCM_MODEL_MAX_SLOTS) context = UCM_MODEL_MAX_SLOTS;
+  geom.slots = (uint32_t)(r->slots ? r->slots : (context + (int)geom.lanes - 1) / (int)geom.lanes * (int)geom.lanes);
   geom.dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1));
   geom.cell_bits = (uint32_t)r->cells;
   geom.adc_bits = (uint32_t)r->adc_bits;
@@ -496,6 +513,222 @@ static int tasks(runner_t *r, const char *path, const char *tag) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- generation tasks */
+
+enum { GEN_KINDS = 8 };
+
+/* One (policy, budget)'s scores over the tasks, and its array cost. */
+typedef struct {
+  double *score; /* [task] percent of the answers found */
+  uint32_t evictions;
+  cost_sum_t cost;
+} gen_run_t;
+
+typedef struct {
+  char kinds[GEN_KINDS][24];
+  int n_kinds, n, *kind; /* kind[task] */
+  FILE *outputs;         /* --outputs: every continuation's tokens */
+  int unshared;          /* --unshared: every policy reads the prompt itself */
+} gen_set_t;
+
+/* After a replayed prompt of N positions: the array's events since the
+   policy was applied, as the prompt's cost, beside the unpruned array's. */
+static void runner_account_prompt(runner_t *r, int n) {
+  if (r->state.kv.backend != KV_UNICAIM) return;
+  for (int pos = 0; pos + 1 < n; pos++) {
+    ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
+    r->cost.dense_fj += dense.energy_fj;
+    r->cost.dense_ps += dense.latency_ps;
+    r->cost.tokens++;
+  }
+  runner_account(r, n - 1);
+}
+
+/* ASCII case-insensitive: does NEEDLE occur in HAY? */
+static int contains(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (; *hay; hay++) {
+    size_t i = 0;
+    while (i < n && hay[i] && (hay[i] | 0x20 * (hay[i] >= 'A' && hay[i] <= 'Z')) ==
+                                  (needle[i] | 0x20 * (needle[i] >= 'A' && needle[i] <= 'Z')))
+      i++;
+    if (i == n) return 1;
+  }
+  return 0;
+}
+
+/* Greedy continuation of TASK's prompt from FIRST (the token its last
+   position chose), up to MAX_NEW tokens or a stop token; RULER's
+   string_match_all: percent of the answers found in the text. */
+static double continue_and_score(runner_t *r, const gen_task_t *task, int first, const gen_set_t *set,
+                                 const char *tag, int budget, int index) {
+  const llm_model_t *m = r->m;
+  static char text[GEN_MAX_NEW * LLM_DECODE_BYTES];
+  char piece[LLM_DECODE_BYTES];
+  size_t len = 0;
+  int token = first, prev = task->tokens[task->n - 1];
+  if (set->outputs) fprintf(set->outputs, "%s %d %d", tag, budget, index);
+  for (int i = 0; i < task->max_new && !llm_is_stop(m, token); i++) {
+    const char *t = llm_decode(m, prev, token, piece);
+    size_t add = strlen(t);
+    memcpy(text + len, t, add);
+    len += add;
+    if (set->outputs) fprintf(set->outputs, " %d", token);
+    prev = token;
+    if (i + 1 < task->max_new) token = logits_argmax(forward(r, token, task->n + i), m->vocab_size);
+  }
+  text[len] = '\0';
+  if (set->outputs) fputc('\n', set->outputs);
+  int found = 0;
+  for (int a = 0; a < task->n_answers; a++) found += contains(text, task->answers[a]);
+  return 100.0 * found / task->n_answers;
+}
+
+/* Every task under the reference and every (item, budget): the prompt read
+   once (prompt_tape.h) and replayed into each policy's cache, or with
+   --unshared read again by each. RUNS: [1 + items x budgets]. */
+static int gen_tasks(runner_t *r, const char *path, gen_set_t *set, gen_run_t *runs) {
+  const llm_model_t *m = r->m;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "prune_eval: cannot read %s\n", path);
+    return -1;
+  }
+  gen_task_t task;
+  task.tokens = malloc(sizeof(int) * (size_t)m->seq_len);
+  int line = 0, got;
+  const int n_runs = 1 + r->n_items * r->n_budgets;
+  while ((got = gen_task_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1) {
+    if (set->n == MAX_TASKS || task.n + task.max_new > m->seq_len) {
+      fprintf(stderr, "%s:%d: %s\n", path, line,
+              set->n == MAX_TASKS ? "too many tasks" : "the prompt and its answer exceed the model's context");
+      got = -1;
+      break;
+    }
+    int k = 0;
+    while (k < set->n_kinds && strcmp(set->kinds[k], task.kind)) k++;
+    if (k == set->n_kinds) {
+      if (k == GEN_KINDS) {
+        fprintf(stderr, "%s:%d: more than %d kinds of task\n", path, line, GEN_KINDS);
+        got = -1;
+        break;
+      }
+      strcpy(set->kinds[set->n_kinds++], task.kind);
+    }
+    set->kind[set->n] = k;
+    prompt_tape_t tape;
+    if (prompt_tape_record(&tape, &r->state, task.tokens, task.n)) {
+      fprintf(stderr, "%s:%d: the prompt could not be read (out of memory?)\n", path, line);
+      prompt_tape_free(&tape);
+      got = -1;
+      break;
+    }
+    runs[0].score[set->n] = continue_and_score(r, &task, tape.first_token, set, "dense", 100, set->n);
+    for (int i = 1; i < n_runs; i++) {
+      const item_t *it = &r->items[(i - 1) / r->n_budgets];
+      const int pct = r->budgets[(i - 1) % r->n_budgets];
+      if (runner_apply(r, it, budget_positions(pct, task.n))) {
+        got = -1;
+        break;
+      }
+      r->cost = runs[i].cost;
+      int first = tape.first_token;
+      if (set->unshared) {
+        kv_begin(&r->state.kv, task.n);
+        const int32_t *logits = 0;
+        for (int pos = 0; pos < task.n; pos += r->state.batch) {
+          int count = task.n - pos < r->state.batch ? task.n - pos : r->state.batch;
+          logits = llm_forward_batch(&r->state, task.tokens + pos, count, pos, 0);
+        }
+        runner_account_prompt(r, task.n);
+        first = logits_argmax(logits, m->vocab_size);
+      } else {
+        prompt_tape_replay(&tape, &r->state);
+        runner_account_prompt(r, task.n);
+      }
+      runs[i].score[set->n] = continue_and_score(r, &task, first, set, it->tag, pct, set->n);
+      runs[i].evictions += r->state.kv.evictions;
+      runs[i].cost = r->cost;
+      if (r->state.kv.error) {
+        fprintf(stderr, "prune_eval: array: %s\n", ucm_strerror(r->state.kv.error));
+        got = -1;
+        break;
+      }
+    }
+    prompt_tape_free(&tape);
+    if (got < 0) break;
+    set->n++;
+  }
+  fclose(f);
+  free(task.tokens);
+  if (got == 0 && !set->n) fprintf(stderr, "prune_eval: %s holds no task\n", path);
+  return got < 0 || !set->n ? -1 : 0;
+}
+
+/* The mean score of the run's tasks of kind K (all: K < 0). */
+static estimate_t gen_of(const gen_set_t *set, const gen_run_t *run, int k) {
+  double *x = malloc(sizeof(double) * (size_t)set->n);
+  int n = 0;
+  for (int i = 0; i < set->n; i++)
+    if (k < 0 || set->kind[i] == k) x[n++] = run->score[i];
+  estimate_t e = bootstrap(x, 0, n);
+  free(x);
+  return e;
+}
+
+static void print_gen(runner_t *r, const gen_set_t *set, const char *policy, int budget, gen_run_t *run,
+                      double dense) {
+  estimate_t all = gen_of(set, run, -1);
+  printf("ruler,%s,%s,%d,%.2f,%.2f,%.2f,%.3f", r->setting, policy, budget, all.mean, all.lo, all.hi,
+         dense > 0 ? all.mean / dense : 0.0);
+  for (int k = 0; k < GEN_KINDS; k++) {
+    if (k < set->n_kinds) printf(",%.2f", gen_of(set, run, k).mean);
+    else printf(",");
+  }
+  printf(",%lu", (unsigned long)run->evictions);
+  r->cost = run->cost;
+  print_cost(r);
+  print_bench("retr_em", policy, budget, r->setting, all, set->n);
+  fflush(stdout);
+}
+
+static int gen(runner_t *r, const char *path, gen_set_t *set) {
+  const int n_runs = 1 + r->n_items * r->n_budgets;
+  gen_run_t *runs = calloc((size_t)n_runs, sizeof *runs);
+  set->kind = malloc(sizeof(int) * MAX_TASKS);
+  for (int i = 0; i < n_runs; i++) runs[i].score = malloc(sizeof(double) * MAX_TASKS);
+  if (gen_tasks(r, path, set, runs)) {
+    fprintf(stderr, "prune_eval: cannot evaluate %s\n", path);
+    return 2;
+  }
+  printf("workload,setting,policy,budget_pct,em_pct,em_ci_lo,em_ci_hi,em_of_dense");
+  for (int k = 0; k < GEN_KINDS; k++) printf(",em_%s", k < set->n_kinds ? set->kinds[k] : "");
+  printf(",evictions,array_nj_per_token,array_ns_per_token,unpruned_nj_per_token,unpruned_ns_per_token\n");
+  const double dense = gen_of(set, &runs[0], -1).mean;
+  print_gen(r, set, kv_policies[0]->name, 100, &runs[0], dense);
+  for (int i = 1; i < n_runs; i++)
+    print_gen(r, set, r->items[(i - 1) / r->n_budgets].tag, r->budgets[(i - 1) % r->n_budgets], &runs[i], dense);
+  return 0;
+}
+
+/* The positions PATH's longest task reaches (prompt and answer), or -1
+   when the file cannot be read or is malformed (the message on stderr). */
+static int gen_context(const char *path, const llm_model_t *m) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "prune_eval: cannot read %s\n", path);
+    return -1;
+  }
+  gen_task_t task;
+  task.tokens = malloc(sizeof(int) * (size_t)m->seq_len);
+  int line = 0, got, longest = 0;
+  while ((got = gen_task_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1)
+    if (task.n + task.max_new > longest) longest = task.n + task.max_new;
+  fclose(f);
+  free(task.tokens);
+  return got < 0 ? -1 : longest;
+}
+
 /* ---------------------------------------------------------------- check */
 
 /* Greedy generation of LEN positions (the first LEN/2 a prompt) under every
@@ -612,9 +845,10 @@ static int parse_budgets(const char *text, runner_t *r) {
 
 int main(int argc, char **argv) {
   static const char usage[] =
-      "usage: prune_eval --list | MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | check LEN "
+      "usage: prune_eval --list | MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | gen FILE | check LEN "
       "[--policies a,b|all|array|none | --ablations | --sweep KEY=A,B] [--budgets 10,25] [--set [NAME.]KEY=VALUE] [--hw [CELLS:ADC_BITS:SIGMA[:SLICES]]] "
-      "[--positions N] [--exact adc|cells|digital] [--top-k K] [--slots N] [--seed-base N] [--tag TAG]\n";
+      "[--positions N] [--exact adc|cells|digital] [--top-k K] [--slots N] [--seed-base N] [--tag TAG] "
+      "[--outputs FILE] [--unshared]\n";
   if (argc == 2 && !strcmp(argv[1], "--list")) {
     list_policies();
     return 0;
@@ -624,6 +858,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   static runner_t r = {.cells = 3, .adc_bits = 10, .slices = 1, .budgets = {10, 20, 25, 50}, .n_budgets = 4};
+  static gen_set_t set;
   parse_policies("all", &r);
   int fixed = !strcmp(argv[2], "stories") ? 6 : 4;
   for (int i = fixed; i < argc; i++) {
@@ -644,6 +879,10 @@ int main(int argc, char **argv) {
       ok = r.exact != KV_EXACT_DIGITAL || !strcmp(argv[i], "digital");
     } else if (ok && !strcmp(argv[i], "--set") && r.n_params < MAX_LIST) {
       r.params[r.n_params++] = argv[++i];
+    } else if (ok && !strcmp(argv[i], "--outputs")) {
+      ok = (set.outputs = fopen(argv[++i], "w")) != NULL;
+    } else if (!strcmp(argv[i], "--unshared")) {
+      set.unshared = 1, ok = 1;
     } else if (ok && !strcmp(argv[i], "--tag")) {
       r.tag = argv[++i];
     } else if (ok && !strcmp(argv[i], "--positions")) {
@@ -676,6 +915,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "prune_eval: --top-k needs --hw (it is the array's)\n");
     return 2;
   }
+  if (!strcmp(argv[2], "gen") && (r.context = gen_context(argv[3], &model)) < 0) return 2;
   if (argc < fixed || runner_init(&r, &model)) {
     fputs(usage, stderr);
     return 2;
@@ -683,6 +923,12 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[2], "stories")) return stories(&r, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
   if (!strcmp(argv[2], "tasks")) return tasks(&r, argv[3], "");
   if (!strcmp(argv[2], "check")) return check(&r, atoi(argv[3]));
+  if (!strcmp(argv[2], "gen")) {
+    host_kernels_install(); /* the same integer results, vectorized */
+    int rc = gen(&r, argv[3], &set);
+    if (set.outputs) fclose(set.outputs);
+    return rc;
+  }
   fprintf(stderr, "prune_eval: unknown mode '%s'\n%s", argv[2], usage);
   return 2;
 }

@@ -11,7 +11,9 @@ import sys
 from collections import OrderedDict
 
 FIELDS = {"stories": ("top1_pct", "top1_ci_lo", "top1_ci_hi", "top-1 agreement with the reference (%)"),
-          "retrieval": ("em_pct", "em_ci_lo", "em_ci_hi", "exact match (%)")}
+          "retrieval": ("em_pct", "em_ci_lo", "em_ci_hi", "exact match (%)"),
+          "ruler": ("em_pct", "em_ci_lo", "em_ci_hi", "string match (%)")}
+SUMMARY = ("em_pct", "em_ci_lo", "em_ci_hi", "em_of_dense")
 
 
 def read(paths):
@@ -46,13 +48,14 @@ def main():
             by = {int(r["budget_pct"]): r for r in mine if r["policy"] == policy}
             print(f"| {policy} | " + " | ".join(cell(by[b], field, lo, hi) if b in by else "" for b in budgets) + " |")
         print()
-        if "em_passkey" in mine[0]:
+        kinds = [k for k in mine[0] if k.startswith("em_") and k not in SUMMARY and k != "em_"]
+        if kinds:
             print(f"By kind ({key[0]}, {key[1]}):\n")
-            print("| policy | budget | all | of the reference | passkey | recall | two-hop |")
-            print("|---|---|---|---|---|---|---|")
+            print("| policy | budget | all | of the reference | " + " | ".join(k[3:] for k in kinds) + " |")
+            print("|---|---|---|---|" + "---|" * len(kinds))
             for r in mine:
-                print(f"| {r['policy']} | {r['budget_pct']}% | {float(r['em_pct']):.1f} | {float(r['em_of_dense']):.2f} "
-                      f"| {float(r['em_passkey']):.1f} | {float(r['em_recall']):.1f} | {float(r['em_twohop']):.1f} |")
+                print(f"| {r['policy']} | {r['budget_pct']}% | {float(r['em_pct']):.1f} | {float(r['em_of_dense']):.2f} | "
+                      + " | ".join(f"{float(r[k]):.1f}" for k in kinds) + " |")
             print()
 
 

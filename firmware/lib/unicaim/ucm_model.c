@@ -47,7 +47,7 @@ size_t ucm_model_bytes(const ucm_geom_t *g) {
 }
 
 static int geom_ok(const ucm_geom_t *g) {
-  return g->banks >= 1 && g->banks <= 256 && g->slots >= 1 && g->slots <= 4096 && g->dim >= 4 &&
+  return g->banks >= 1 && g->banks <= 256 && g->slots >= 1 && g->slots <= UCM_MODEL_MAX_SLOTS && g->dim >= 4 &&
          g->dim <= 1024 && g->dim % 4 == 0 && (g->cell_bits == 1 || g->cell_bits == 3) && g->q_bits >= 2 &&
          g->q_bits <= 8 && g->adc_bits >= 2 && g->adc_bits <= 16 && g->adc_count >= 1 &&
          g->adc_count <= 65535 && g->lanes >= 1 && g->lanes <= 128 && (g->lanes & (g->lanes - 1)) == 0 &&
@@ -151,22 +151,23 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   uint32_t rate = ucm_sense_rate(FIELD(m->sense_time, UCM_SENSE_TIME, TS), csl);
   uint32_t vpre = FIELD(m->sense_time, UCM_SENSE_TIME, VPRE), weight = ucm_share_weight(csl, cacc);
   int32_t *s = m->similarity;
-  uint32_t forced = 0, cand_over_thr = 0;
+  uint32_t forced = 0, cand_over_thr = 0, candidates = 0;
   uint32_t qstep = FIELD(m->cam_cfg, UCM_CAM_CFG, QSTEP);
   for (uint32_t d = 0; d < g->dim; d++) m->qlevel[d] = (int8_t)ucm_query_level(m->query[d], qstep);
   uint32_t drive = ucm_query_drive(m->qlevel, g->dim);
-  /* Pass 1: similarity of every slot; charge sharing; counts. */
+  /* Pass 1: similarity of every valid slot (the others are never read);
+     charge sharing; counts. */
   for (uint32_t slot = 0; slot < g->slots; slot++) {
     size_t i = slot_index(m, bank, slot);
-    s[slot] = similarity(m, i, slot);
     if (!m->valid[i]) continue;
+    s[slot] = similarity(m, i, slot);
     if (flags & UCM_F_ACCUMULATE)
       m->acc[i] = linear ? ucm_charge_share(m->acc[i], s[slot], m->score_bits, alpha)
                          : ucm_charge_circuit(m->acc[i], ucm_sense_voltage(s[slot], drive, rate, vpre), weight);
     if (force && m->protect[i])
       forced++;
-    else if (s[slot] >= thr)
-      cand_over_thr++;
+    else
+      candidates++, cand_over_thr += s[slot] >= thr;
   }
   int32_t want = (int32_t)k - (int32_t)forced;
   uint32_t passes = 2;
@@ -179,6 +180,10 @@ static void search(ucm_model_t *m, uint32_t bank, uint32_t k, uint32_t flags) {
   } else if ((flags & UCM_F_THRESHOLD) && cand_over_thr <= (uint32_t)want) {
     cut = thr;
     take_ties_all = 1;
+  } else if ((uint32_t)want >= candidates) {
+    cut = INT32_MIN; /* every candidate: what the radix select below would find, in the same passes */
+    take_ties_all = 1;
+    passes += m->score_bits + 1;
   } else {
     /* Radix select on the biased score: the largest t with
      * count(candidates with S + bias >= t) >= want. */

@@ -61,6 +61,9 @@ typedef struct {
   uint32_t counter[UCM_COUNTERS];
 } ucm_model_t;
 
+/* Slots per bank the model holds at most (the GEOM register's field). */
+#define UCM_MODEL_MAX_SLOTS 4096
+
 /* Bytes of storage ucm_model_init needs for this geometry. */
 size_t ucm_model_bytes(const ucm_geom_t *geom);
 
