@@ -104,8 +104,8 @@ def collect(build, run):
             proc.kill()
             return False, f"upload failed: {e}"
         text = read_until(port, proc, rb"\n> ", 60)
-        if kv:
-            port.write(kv.encode() + b"\n")
+        for command in kv.splitlines() if kv else []:  # one at a time: the board has no flow control
+            port.write(command.encode() + b"\n")
             text += read_until(port, proc, rb"\n> ", 30)
         port.write(b"story -n 12 --ids Once upon a time\n")
         text += read_until(port, proc, rb"TOKENS[^\n]*\n", 120)
@@ -119,7 +119,8 @@ def collect(build, run):
         soc = re.search(r"^TOKENS.*$", text, re.M)
         want = re.search(r"^TOKENS.*$", host, re.M)
         ok = rc == 0 and line.startswith("RUN") and soc and want and soc.group(0).strip() == want.group(0).strip() \
-            and not re.search(r"^warning:", text, re.M)
+            and not re.search(r"^(warning|error):", text, re.M) and all(f"policy: {c.split()[1]}," in text for c in (kv or "").splitlines() if c.startswith("policy ")) \
+            and (not kv or "once full, the oldest leave" in text)  # the board's 128-slot banks, named
         return ok, f"rc={rc}\n{line}\n{text[-1500:]}\nhost: {want.group(0) if want else host}\n{err[-300:]}"
 
     @add("model-upload-runs")
@@ -135,12 +136,12 @@ def collect(build, run):
         # RTL (ulx3s_top as in the bitstream, on its pins: no flow control,
         # the client already sending while the board leaves reset): the
         # client sends the SDRAM piece first (LOADED), then the code (RUN).
-        # Attention as `make demo BOARD=ulx3s` runs it: the array picks each
-        # head's 32 best keys, scored exactly -- every position of so short
-        # a story, so the host's tokens.
+        # Attention as `make demo BOARD=ulx3s` runs it: UniCAIM's pruning on
+        # the array, each step the CAM's 32 best keys scored exactly -- every
+        # position of so short a story, so the host's tokens.
         board = os.path.join(build, "board_sim", "ulx3s-rtl")
         return story_after_upload(*start_pty([board, "--uart-pty", "--max-cycles", "400000000"]), "llm_ulx3s.elf",
-                                  kv="kv unicaim 32 digital", board=True)
+                                  kv="kv unicaim 32 digital\npolicy unicaim 128 k=32", board=True)
 
     @add("model-in-ddr3-upload-runs")
     def _():
@@ -149,7 +150,7 @@ def collect(build, run):
         # which the bootloader opened), as `make demo BOARD=arty` runs it.
         board = os.path.join(build, "board_sim", "arty-rtl")
         return story_after_upload(*start_pty([board, "--uart-pty", "--max-cycles", "600000000"]), "llm_ulx3s.elf",
-                                  kv="kv unicaim 32 digital", board=True)
+                                  kv="kv unicaim 32 digital\npolicy unicaim 128 k=32", board=True)
 
     @add("model-preloaded-in-ddr3-runs")
     def _():

@@ -320,7 +320,7 @@ def collect(build, run):
         for (name, array, _), soc in zip(policies, socs):
             spec = name if name == policies[0][0] else f"{name}:8"
             want = host_story(["-n", "44", "-i", prompt, *(["--kv", "unicaim"] if array else []), "--policy", spec])
-            echoed = f"policy: {name}, every position kept" if spec == name else f"policy: {name}, budget 8"
+            echoed = f"policy: {name}, every position kept" if spec == name else f"policy: {name}, budget 8 positions"
             good = soc == want and (want == dense) == (spec == name) and echoed in out
             ok = ok and good
             report.append(f"{spec}: {'ok' if good else 'differs, or not echoed'}\n soc:  {soc}\n host: {want}")
@@ -331,7 +331,8 @@ def collect(build, run):
         # Every refused policy line names what is wrong and its range, and
         # leaves the policy as it was: unknown names, budgets out of range,
         # unknown parameters, each parameter one past its range. An
-        # array-only policy, accepted, moves attention onto the array.
+        # array-only policy, accepted, moves attention onto the array; a
+        # budget in percent is of the context (25% of 512: 128 positions).
         policies = registry_policies()
         first = policies[1][0]
         array_policy = next(name for name, array, _ in policies if array)
@@ -342,26 +343,29 @@ def collect(build, run):
             if name == policies[0][0]:
                 continue
             lines += [f"policy {name} 0", f"policy {name} 513", f"policy {name} 16 bogus=1"]
-            wants += [f"error: {name} needs a budget of 1..512 positions (got '0')",
-                      f"error: {name} needs a budget of 1..512 positions (got '513')",
+            wants += [f"error: {name} needs a budget of 1..512 positions or 1..100% of them (got '0')",
+                      f"error: {name} needs a budget of 1..512 positions or 1..100% of them (got '513')",
                       f"error: {name} has no parameter 'bogus' ("]
             for key, lo, hi in params:
                 lines.append(f"policy {name} 16 {key}={hi + 1}")
                 wants.append(f"error: {key}={hi + 1} out of range ({lo}..{hi})")
         lines += ["policy", "stats", "device sigma=300", "device foo=1", "device sigma", "device sigma=7 adc=11",
-                  "device gain=3 shift=16", "device adc=6", f"policy {array_policy} 16"]
+                  "device gain=3 shift=16", "device adc=6", f"policy {array_policy} 16", f"policy {array_policy} 101%",
+                  f"policy {array_policy} 25%"]
         rc, out, err = console_session(run, build, "llm.elf", "\n".join(lines) + "\nexit 0\n", tmp)
         missing = [w for w in wants if w not in out]
         # Until the array policy (whose move onto the array shows the policy once more).
         before_array = out[:out.rfind("device: sigma 0")]
-        ok = (rc == 0 and not missing and before_array.count(f"policy: {first}, budget 40") == 2
+        ok = (rc == 0 and not missing and before_array.count(f"policy: {first}, budget 40 positions") == 2
               and "error: no story yet" in out and "error: sigma=300 out of range (0..255)" in out
               and "error: device has no setting 'foo'" in out and "error: 'sigma' needs a value" in out
               and "error: shift=16 out of range (0..15)" in out
               and "error: adc=11 out of range (2..10 bits, 0: all)" in out
               and "device: sigma 0, noise 0, stuck 0/65536, adc gain 1 shift 0, 3-bit cells, 10-bit ADC using 6" in out
               and out.find("kv: UniCAIM array") > out.find("device: sigma 0") >= 0
-              and f"policy: {array_policy}, budget 16" in out)
+              and f"policy: {array_policy}, budget 16 positions" in out
+              and f"policy: {array_policy}, budget 128 positions" in out
+              and "error: " + array_policy + " needs a budget of 1..512 positions or 1..100% of them (got '101%')" in out)
         return ok, f"rc={rc}\nmissing: {missing}\n{out[-1500:]}{err[-300:]}"
 
     @add("host-policy-bad-input")

@@ -44,7 +44,7 @@ static void record_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count
 }
 
 static const kv_policy_ops_t recorder = {
-    .name = "dense",
+    .name = "recorder",
     .summary = "the dense reference, recording its queries",
     .flags = KV_POLICY_NO_BUDGET,
     .attend = record_attend,

@@ -623,7 +623,7 @@ static int gen_tasks(runner_t *r, const char *path, gen_set_t *set, gen_run_t *r
       got = -1;
       break;
     }
-    runs[0].score[set->n] = continue_and_score(r, &task, tape.first_token, set, "dense", 100, set->n);
+    runs[0].score[set->n] = continue_and_score(r, &task, tape.first_token, set, kv_policies[0]->name, 100, set->n);
     for (int i = 1; i < n_runs; i++) {
       const item_t *it = &r->items[(i - 1) / r->n_budgets];
       const int pct = r->budgets[(i - 1) % r->n_budgets];

@@ -180,9 +180,10 @@ static int cmd_stats(int argc, char **argv) {
   print_fixed(" s, decode ", g->decode_cycles * 1000 / SYSCTL_CLK_HZ);
   printf(" s)\n");
   if (per_token) print_fixed("stats: ", (uint64_t)SYSCTL_CLK_HZ * 1000 / per_token);
-  printf("%s tok/s at %lu MHz; kv cache %d of %d positions, policy %s, %lu evictions\n", per_token ? "" : "stats: -",
-         (unsigned long)(SYSCTL_CLK_HZ / 1000000), cached / heads, model.seq_len,
-         state.kv.policy.ops->name, (unsigned long)state.kv.evictions);
+  const int window = (state.kv.policy.ops->flags & KV_POLICY_NO_BUDGET) && state.kv.slots < model.seq_len;
+  printf("%s tok/s at %lu MHz; kv cache %d of %d positions, policy %s%s, %lu evictions\n", per_token ? "" : "stats: -",
+         (unsigned long)(SYSCTL_CLK_HZ / 1000000), cached / heads, model.seq_len, state.kv.policy.ops->name,
+         window ? " (the newest only: banks smaller than the context)" : "", (unsigned long)state.kv.evictions);
   if (last.on_array && forwards > 0) {
     uint64_t fj = last.array.energy_fj / (uint64_t)forwards;
     uint64_t unpruned_fj = last.unpruned.energy_fj / (uint64_t)forwards;
@@ -411,6 +412,17 @@ static int cmd_model(int argc, char **argv) {
   return 0;
 }
 
+/* The policy, and what keeping everything means on banks smaller than the
+   context: a window of the newest positions, not the reference. */
+static void print_policy(void) {
+  kv_policy_describe(&state.kv.policy, work, sizeof work);
+  printf("policy: %s", work);
+  if ((state.kv.policy.ops->flags & KV_POLICY_NO_BUDGET) && state.kv.slots < model.seq_len)
+    printf(" -- but the array's banks hold %d of the %d positions: once full, the oldest leave (a window, "
+           "not the reference; a pruning policy of %d positions fits)", state.kv.slots, model.seq_len, state.kv.slots);
+  printf("\n");
+}
+
 /* kv [dense | unicaim [k] [ideal | digital]]: where attention runs; the
    block's exact scores through the ADCs, without them, or from the int8 keys;
    k: keys attended per step by the policies without a k of their own. A
@@ -450,10 +462,7 @@ static int cmd_kv(int argc, char **argv) {
            state.kv.exact == KV_EXACT_CELLS ? ", ideal exact scores" :
            state.kv.exact == KV_EXACT_DIGITAL ? ", digital exact scores" : "");
   }
-  if (argc > 1) {
-    kv_policy_describe(&state.kv.policy, work, sizeof work);
-    printf("policy: %s\n", work);
-  }
+  if (argc > 1) print_policy();
   return 0;
 }
 
@@ -492,8 +501,7 @@ static int cmd_policy(int argc, char **argv) {
       return -1;
     }
   }
-  kv_policy_describe(&state.kv.policy, work, sizeof work);
-  printf("policy: %s\n", work);
+  print_policy();
   return 0;
 }
 
@@ -553,7 +561,7 @@ static const cmd_t commands[] = {
     {"bench", "[position...]", "cycles of the forward pass at these positions (none: a whole story)", cmd_bench},
     {"stats", "", "the last story's cycles, cache and modeled energy", cmd_stats},
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
-    {"policy", "[list | name [budget] [key=value...]]", "KV-cache pruning policy", cmd_policy},
+    {"policy", "[list | name [positions | N%] [key=value...]]", "KV-cache pruning policy (budget: positions or % of the context)", cmd_policy},
     {"device", "[sigma= noise= stuck= gain= shift= adc=]", "the array's non-idealities and ADC", cmd_device},
     {"info", "", "system information", console_cmd_info},
     {"counters", "", "cycle/instret/time and CPI since last call", console_cmd_counters},

@@ -88,11 +88,20 @@ const char *kv_policy_parse(kv_policy_t *p, int argc, char *const *argv, int max
   int first_param = 1;
   int32_t budget = 0;
   if (!(ops->flags & KV_POLICY_NO_BUDGET)) {
-    if (argc < 2 || parse_number(argv[1], 1, max_budget, &budget)) {
-      snprintf(err, size, "%s needs a budget of 1..%d positions%s%.16s%s", ops->name, max_budget,
-               argc < 2 ? "" : " (got '", argc < 2 ? "" : argv[1], argc < 2 ? "" : "')");
+    /* Positions, or "P%": P percent of the context (prune_eval's unit). */
+    char word[12];
+    size_t len = argc >= 2 ? strlen(argv[1]) : 0;
+    int pct = len > 1 && len < sizeof word && argv[1][len - 1] == '%';
+    if (pct) {
+      memcpy(word, argv[1], len - 1);
+      word[len - 1] = '\0';
+    }
+    if (argc < 2 || (pct ? parse_number(word, 1, 100, &budget) : parse_number(argv[1], 1, max_budget, &budget))) {
+      snprintf(err, size, "%s needs a budget of 1..%d positions or 1..100%% of them%s%.16s%s", ops->name,
+               max_budget, argc < 2 ? "" : " (got '", argc < 2 ? "" : argv[1], argc < 2 ? "" : "')");
       return err;
     }
+    if (pct) budget = budget * max_budget / 100 > 0 ? budget * max_budget / 100 : 1;
     first_param = 2;
   }
   kv_policy_t next;
@@ -114,7 +123,7 @@ void kv_policy_describe(const kv_policy_t *p, char *out, size_t size) {
     if (used < size) snprintf(out + used, size - used, ", every position kept");
     return;
   }
-  if (used < size) used += (size_t)snprintf(out + used, size - used, ", budget %d", p->budget);
+  if (used < size) used += (size_t)snprintf(out + used, size - used, ", budget %d positions", p->budget);
   for (const kv_param_t *q = p->ops->params; q && q->key && used < size; q++)
     used += (size_t)snprintf(out + used, size - used, ", %s %ld", q->key, (long)p->v[q->index]);
 }

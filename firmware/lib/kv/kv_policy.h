@@ -81,12 +81,13 @@ void kv_policy_make(kv_policy_t *p, const kv_policy_ops_t *ops, int budget);
 /* Sets one parameter from "KEY=VALUE"; NULL, or the reason it was refused
    (written to ERR). */
 const char *kv_policy_param(kv_policy_t *p, const char *assignment, char *err, size_t size);
-/* The policy from words: NAME [BUDGET (1..MAX_BUDGET) [KEY=VALUE...]]
+/* The policy from words: NAME [BUDGET [KEY=VALUE...]], BUDGET in positions
+   (1..MAX_BUDGET) or "P%" (P percent of MAX_BUDGET, the context)
    (no budget for KV_POLICY_NO_BUDGET), checked against SLOTS per bank.
    NULL, or a one-line reason in ERR naming the bad word and its range. */
 const char *kv_policy_parse(kv_policy_t *p, int argc, char *const *argv, int max_budget, int slots, char *err,
                             size_t size);
-/* "name, budget B, key value, ..." (for consoles and logs). */
+/* "name, budget B positions, key value, ..." (for consoles and logs). */
 void kv_policy_describe(const kv_policy_t *p, char *out, size_t size);
 /* The names, comma-separated, for usage lines. */
 void kv_policy_names(char *out, size_t size);
