@@ -47,6 +47,15 @@ $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/ucm_model.csv &: $(SIM_BIN_PAPER) $(FW_BUILD)/
 	$(UCM_REPORT) $(BENCH_DIR)/ucm_model.csv >> $(BENCH_DIR)/ucm.txt.tmp
 	mv $(BENCH_DIR)/ucm.txt.tmp $(BENCH_DIR)/ucm.txt
 
+# The cost model's coefficients without a primary source, each across its
+# range at n = 2048 (docs/unicaim.md's sensitivity table; the BENCH ranges
+# and the combinations that give the paper's 16.7x latency).
+$(BENCH_DIR)/ucm_sensitivity.txt $(BENCH_DIR)/ucm_sensitivity.md &: $(UCM_REPORT)
+	@mkdir -p $(BENCH_DIR)
+	$(UCM_REPORT) --sensitivity > $(BENCH_DIR)/ucm_sensitivity.txt
+	{ grep '^|' $(BENCH_DIR)/ucm_sensitivity.txt; echo; \
+	  sed -n 's/^PAPER /- /p' $(BENCH_DIR)/ucm_sensitivity.txt; } > $(BENCH_DIR)/ucm_sensitivity.md
+
 # The array's attention speedup at each k in one table: the paper's
 # geometry (ucm.txt) beside stories260K's attention phase at its last
 # position, dense and through the array (the llm console, ~6 minutes).
@@ -74,7 +83,7 @@ $(BENCH_DIR)/ucm_synth.txt: $(SYNTH_DIR)/ucm_board_ecp5.json
 	$(PYTHON) tools/synth/yosys_stat.py $< --prefix ucm_board --arch ecp5 > $@
 
 .PHONY: bench-ucm
-bench-ucm: $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/attn_speedup.txt $(BENCH_DIR)/ucm_synth.txt
+bench-ucm: $(BENCH_DIR)/ucm.txt $(BENCH_DIR)/attn_speedup.txt $(BENCH_DIR)/ucm_synth.txt $(BENCH_DIR)/ucm_sensitivity.txt
 	@cat $^
 bench: bench-ucm
 

@@ -69,6 +69,31 @@ def worked_example_test(run, binary):
     return "unicaim/energy-worked-example", check
 
 
+def sensitivity_test(run, binary):
+    """The sensitivity table's rows against hand arithmetic (docs/unicaim.md):
+    UniCAIM's n = 2048 step is a 2.5 ns race, a 2 ns min-detect and 15
+    conversion rounds of 11 SAR steps; CIMFormer's scores take 2048 x 8 / 64
+    cycles and its sort 2048 x 11 / 64 (spread) or 66 stages of 1024 / 64
+    (bitonic); the model's row is the report's headline ratio."""
+    def check():
+        rc, out, err = run([binary, "--sensitivity"], 120)
+        rows = {(m[0], m[1]): (float(m[2]), float(m[3]))
+                for m in re.findall(r"^\| ([^|]+) \| ([^|]+) \| ([0-9.]+) \| ([0-9.]+) \|$", out, re.M)}
+        rc2, main, err2 = run([binary], 120)
+        head = re.search(r"BENCH model_overall_latency_ratio_n2048 ([0-9.]+)", main)
+        step = 2.5 + 2 + 15 * 11
+        want = {("SAR step (ps)", "1000 (model)"): (256 + 352) / step,
+                ("SAR step (ps)", "250"): (256 + 352) / (2.5 + 2 + 15 * 11 * 0.25),
+                ("baseline top-k", "bitonic network"): (256 + 66 * 16) / step,
+                ("baseline engines", "16"): (4 * 256 + 4 * 352) / step}
+        ok = rc == 0 and rc2 == 0 and head and len(rows) >= 15 and \
+            abs(rows[("SAR step (ps)", "1000 (model)")][0] - float(head.group(1))) < 0.01 and \
+            all(abs(rows.get(k, (0, 0))[0] - v) < 0.01 for k, v in want.items()) and \
+            "BENCH model_overall_latency_ratio_n2048_range" in out and "PAPER 16.7x" in out
+        return ok, f"want {want}\n{out}{err}"
+    return "unicaim/cost-sensitivity", check
+
+
 def elaboration_checks_test(run, build):
     """Geometries the block cannot build are refused when it elaborates,
     naming the parameter (and the defaults pass)."""
@@ -137,6 +162,7 @@ def collect(build, run):
     report = os.path.join(build, "unicaim", "ucm_report")
     tests.append(report_test(run, report))
     tests.append(worked_example_test(run, report))
+    tests.append(sensitivity_test(run, report))
     tests.append(elaboration_checks_test(run, build))
     if missing:
         tests.append(("unicaim/cosim-builds", lambda: (False, f"missing builds: {sorted(missing)}")))

@@ -35,7 +35,10 @@
  *   A_RERAM_CELL  0.05 um^2: 1T1R (~25 F^2 at 45 nm); A_THRESHOLD 50 um^2 a key.
  *   The kept keys are read out (64 per 10 ns read) and recomputed in digital
  *   on the 64 row engines.
- * All designs: 64 row engines at 1 GHz, like the array's 64 ADCs. */
+ * All designs: 64 row engines at 1 GHz, like the array's 64 ADCs.
+ * Choices without a primary source (ucm_baseline_params_t, swept by
+ * ucm_report --sensitivity): the 64 engines, the top-k spread perfectly
+ * over them, CIMFormer's MAC energy at its 28 nm figure. */
 enum {
   E_MAC8 = 300,
   E_SRAM_BYTE = 2500,
@@ -53,7 +56,6 @@ enum {
   E_RERAM_BYTE = 1000,
   A_RERAM_CELL_X100 = 5,
   A_THRESHOLD = 50,
-  ENGINES = 64,
   T_CYCLE = 1000,
   SPRINT_QUERY_BITS = 4,
   SPRINT_CELLS = 2,
@@ -69,22 +71,34 @@ static uint32_t log2_ceil(uint32_t n) {
   return b;
 }
 
-/* A sort of N scores on ENGINES comparators: N log2 N compare-and-swaps. */
-static ucm_cost_t sort_scores(uint32_t n) {
-  uint64_t compares = (uint64_t)n * log2_ceil(n);
-  ucm_cost_t c = {compares * E_CMP, ceil_div(compares, ENGINES) * T_CYCLE};
+const ucm_baseline_params_t ucm_baseline_defaults = {.engines = 64, .topk = UCM_TOPK_SPREAD, .dcim_mac_x100 = 100};
+
+/* The top k of N scores on P's comparators: a sort, N log2 N compare-and-
+   swaps spread over them, or a bitonic network (log2 N (log2 N + 1) / 2
+   stages of N / 2 compare-and-swaps, each stage on the comparators in turn). */
+static ucm_cost_t sort_scores(uint32_t n, const ucm_baseline_params_t *p) {
+  const uint64_t lg = log2_ceil(n);
+  if (p->topk == UCM_TOPK_BITONIC) {
+    const uint64_t stages = lg * (lg + 1) / 2, half = ((uint64_t)1 << lg) / 2;
+    ucm_cost_t c = {stages * half * E_CMP, stages * ceil_div(half, p->engines) * T_CYCLE};
+    return c;
+  }
+  const uint64_t compares = (uint64_t)n * lg;
+  ucm_cost_t c = {compares * E_CMP, ceil_div(compares, p->engines) * T_CYCLE};
   return c;
 }
 
 /* Digital dot products of N keys read from SRAM, one key per engine cycle. */
-static ucm_cost_t digital_scores(uint32_t n, uint32_t dim) {
-  ucm_cost_t c = {(uint64_t)n * dim * (E_MAC8 + E_SRAM_BYTE), ceil_div(n, ENGINES) * T_CYCLE};
+static ucm_cost_t digital_scores(uint32_t n, uint32_t dim, const ucm_baseline_params_t *p) {
+  ucm_cost_t c = {(uint64_t)n * dim * (E_MAC8 + E_SRAM_BYTE), ceil_div(n, p->engines) * T_CYCLE};
   return c;
 }
 
 /* Digital CIM: N keys, bit-serial over INPUT_BITS cycles a key and engine. */
-static ucm_cost_t dcim_scores(uint32_t n, uint32_t dim, uint32_t mac_fj, uint32_t input_bits) {
-  ucm_cost_t c = {(uint64_t)n * dim * mac_fj, ceil_div((uint64_t)n * input_bits, ENGINES) * T_CYCLE};
+static ucm_cost_t dcim_scores(uint32_t n, uint32_t dim, uint32_t mac_fj, uint32_t input_bits,
+                              const ucm_baseline_params_t *p) {
+  ucm_cost_t c = {(uint64_t)n * dim * mac_fj * p->dcim_mac_x100 / 100,
+                  ceil_div((uint64_t)n * input_bits, p->engines) * T_CYCLE};
   return c;
 }
 
@@ -99,18 +113,22 @@ const char *ucm_baseline_name(ucm_baseline_t b) {
 }
 
 ucm_cost_t ucm_baseline_step(ucm_baseline_t b, const ucm_step_t *s) {
+  return ucm_baseline_step_with(b, s, &ucm_baseline_defaults);
+}
+
+ucm_cost_t ucm_baseline_step_with(ucm_baseline_t b, const ucm_step_t *s, const ucm_baseline_params_t *p) {
   switch (b) {
     case UCM_BASE_DIGITAL:
-      return plus(digital_scores(s->n, s->dim), sort_scores(s->n));
+      return plus(digital_scores(s->n, s->dim, p), sort_scores(s->n, p));
     case UCM_BASE_TRANCIM:
-      return dcim_scores(s->n, s->dim, E_DCIM_MAC16, 16);
+      return dcim_scores(s->n, s->dim, E_DCIM_MAC16, 16, p);
     case UCM_BASE_CIMFORMER:
-      return plus(dcim_scores(s->n, s->dim, E_DCIM_MAC8, 8), sort_scores(s->n));
+      return plus(dcim_scores(s->n, s->dim, E_DCIM_MAC8, 8, p), sort_scores(s->n, p));
     case UCM_BASE_SPRINT: {
       ucm_cost_t prune = {(uint64_t)s->n * s->dim * SPRINT_CELLS * SPRINT_QUERY_BITS * E_RERAM_CELL +
                               (uint64_t)s->n * E_THRESHOLD,
                           (uint64_t)SPRINT_QUERY_BITS * T_RERAM_READ};
-      ucm_cost_t fetch = {(uint64_t)s->k * s->dim * (E_RERAM_BYTE + E_MAC8), ceil_div(s->k, ENGINES) * T_RERAM_READ};
+      ucm_cost_t fetch = {(uint64_t)s->k * s->dim * (E_RERAM_BYTE + E_MAC8), ceil_div(s->k, p->engines) * T_RERAM_READ};
       return plus(prune, fetch);
     }
     default: {
@@ -124,13 +142,13 @@ uint64_t ucm_baseline_area(ucm_baseline_t b, const ucm_step_t *s) {
   uint64_t cells = (uint64_t)s->n * s->dim;
   switch (b) {
     case UCM_BASE_DIGITAL:
-      return cells * 8 * A_SRAM_BIT_X1000 / 1000 + (uint64_t)ENGINES * (s->dim * A_MAC8 + A_CMP);
+      return cells * 8 * A_SRAM_BIT_X1000 / 1000 + (uint64_t)ucm_baseline_defaults.engines * (s->dim * A_MAC8 + A_CMP);
     case UCM_BASE_TRANCIM:
-      return cells * 16 * A_DCIM_BIT_X100 / 100 + (uint64_t)ENGINES * A_TREE;
+      return cells * 16 * A_DCIM_BIT_X100 / 100 + (uint64_t)ucm_baseline_defaults.engines * A_TREE;
     case UCM_BASE_CIMFORMER:
-      return cells * 8 * A_DCIM_BIT_X100 / 100 + (uint64_t)ENGINES * (A_TREE + A_CMP);
+      return cells * 8 * A_DCIM_BIT_X100 / 100 + (uint64_t)ucm_baseline_defaults.engines * (A_TREE + A_CMP);
     case UCM_BASE_SPRINT:
-      return cells * 4 * A_RERAM_CELL_X100 / 100 + (uint64_t)s->n * A_THRESHOLD + (uint64_t)ENGINES * s->dim * A_MAC8;
+      return cells * 4 * A_RERAM_CELL_X100 / 100 + (uint64_t)s->n * A_THRESHOLD + (uint64_t)ucm_baseline_defaults.engines * s->dim * A_MAC8;
     default:
       return 0;
   }

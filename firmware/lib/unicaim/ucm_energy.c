@@ -47,26 +47,31 @@
 enum {
   E_SEARCH_BIT_X10 = 2, /* tenths of a fJ */
   E_IREF = 10,
-  T_PRECHARGE = 1000,
-  T_IREF = 500,
   E_MIN_ROW = 2,
   T_MIN = 2000,
   E_ACC_DIGITAL = 10100,
   T_ACC_DIGITAL = 1000,
-  E_CELL_MAC = 1,
-  E_ADC_10B = 2000,
-  T_ADC_STEP = 1000,
   E_CELL_WRITE = 1,
   T_WRITE = 10000,
   A_FEFET_CELL_X100 = 10, /* hundredths of um^2 */
   A_ADC = 2000,
 };
 
-static uint64_t adc_energy(uint32_t bits) {
-  return bits >= 10 ? (uint64_t)E_ADC_10B << (bits - 10) : (uint64_t)E_ADC_10B >> (10 - bits);
+/* T_ADC_STEP, E_ADC_10B, E_CELL_MAC, T_PRECHARGE, T_IREF: estimates within a
+   range, not measurements (docs/unicaim.md's sensitivity table). */
+const ucm_price_params_t ucm_price_defaults = {
+    .adc_step_ps = 1000, .adc_10b_fj = 2000, .cell_mac_fj = 1, .precharge_ps = 1000, .iref_ps = 500};
+
+static uint64_t adc_energy(uint32_t e10, uint32_t bits) {
+  return bits >= 10 ? (uint64_t)e10 << (bits - 10) : (uint64_t)e10 >> (10 - bits);
 }
 
 ucm_cost_detail_t ucm_price_events(const uint32_t *d, const ucm_geom_t *g, const ucm_sense_t *trim) {
+  return ucm_price_events_with(d, g, trim, &ucm_price_defaults);
+}
+
+ucm_cost_detail_t ucm_price_events_with(const uint32_t *d, const ucm_geom_t *g, const ucm_sense_t *trim,
+                                        const ucm_price_params_t *p) {
   ucm_cost_detail_t c = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
   const ucm_sense_t t = ucm_sense_resolved(trim);
   /* Per row in aJ (fF x mV^2 is 1e-21 J): small enough to multiply by 32-bit counts. */
@@ -76,14 +81,15 @@ ucm_cost_detail_t ucm_price_events(const uint32_t *d, const ucm_geom_t *g, const
   uint64_t rows_searched = d[UCM_CNT_EV_CELL_SEARCH] / g->dim;
   c.search.energy_fj = (uint64_t)d[UCM_CNT_EV_CELL_SEARCH] * g->cell_bits * E_SEARCH_BIT_X10 / 10 +
                        rows_searched * sense_row_aj / 1000 + (uint64_t)d[UCM_CNT_EV_SEARCH] * E_IREF;
-  c.search.latency_ps = (uint64_t)d[UCM_CNT_EV_SEARCH] * (T_PRECHARGE + t.ts_ps + T_IREF);
+  c.search.latency_ps = (uint64_t)d[UCM_CNT_EV_SEARCH] * (p->precharge_ps + t.ts_ps + p->iref_ps);
   c.acc_charge.energy_fj = (uint64_t)d[UCM_CNT_EV_ACC_CHARGE] * share_row_aj / 1000;
   c.acc_digital.energy_fj = (uint64_t)d[UCM_CNT_EV_ACC_DIGITAL] * E_ACC_DIGITAL;
   c.acc_digital.latency_ps = (uint64_t)d[UCM_CNT_EV_ACC_DIGITAL] * T_ACC_DIGITAL;
   c.min_detect.energy_fj = (uint64_t)d[UCM_CNT_EV_MIN_DETECT] * g->slots * E_MIN_ROW;
   c.min_detect.latency_ps = (uint64_t)d[UCM_CNT_EV_MIN_DETECT] * T_MIN;
-  c.convert.energy_fj = (uint64_t)d[UCM_CNT_EV_ADC_CONV] * (adc_energy(g->adc_bits) + (uint64_t)g->dim * E_CELL_MAC);
-  c.convert.latency_ps = (uint64_t)d[UCM_CNT_EV_ADC_ROUND] * (g->adc_bits + 1) * T_ADC_STEP;
+  c.convert.energy_fj =
+      (uint64_t)d[UCM_CNT_EV_ADC_CONV] * (adc_energy(p->adc_10b_fj, g->adc_bits) + (uint64_t)g->dim * p->cell_mac_fj);
+  c.convert.latency_ps = (uint64_t)d[UCM_CNT_EV_ADC_ROUND] * (g->adc_bits + 1) * p->adc_step_ps;
   c.write.energy_fj = (uint64_t)d[UCM_CNT_EV_CELL_WRITE] * E_CELL_WRITE;
   c.write.latency_ps = (uint64_t)(d[UCM_CNT_EV_CELL_WRITE] / g->dim) * T_WRITE;
   const ucm_cost_t *part = &c.search;

@@ -30,11 +30,26 @@ typedef struct {
   ucm_cost_t total;
 } ucm_cost_detail_t;
 
+/* The coefficients without a primary source (ucm_energy.c says why each
+ * value): ucm_report --sensitivity sweeps each over its plausible range;
+ * everything else prices with ucm_price_defaults. */
+typedef struct {
+  uint32_t adc_step_ps;  /* a SAR conversion step */
+  uint32_t adc_10b_fj;   /* a 10-bit conversion (halved per bit fewer) */
+  uint32_t cell_mac_fj;  /* a cell's current for one query bit plane */
+  uint32_t precharge_ps; /* the sense line's precharge before a race */
+  uint32_t iref_ps;      /* IRef1 settling */
+} ucm_price_params_t;
+extern const ucm_price_params_t ucm_price_defaults;
+
 /* What the events counted in DELTA (UCM_CNT_* order, differences of two
  * snapshots) cost on an array of G's geometry (G->adc_bits: the resolution
  * in use) with the sense line's TRIM (ucm_read_sense; zero fields: reset
  * values). */
 ucm_cost_detail_t ucm_price_events(const uint32_t *delta, const ucm_geom_t *g, const ucm_sense_t *trim);
+/* The same with coefficients P. */
+ucm_cost_detail_t ucm_price_events_with(const uint32_t *delta, const ucm_geom_t *g, const ucm_sense_t *trim,
+                                        const ucm_price_params_t *p);
 /* The total between two counter snapshots. */
 ucm_cost_t ucm_cost_of_events(const uint32_t *before, const uint32_t *after, const ucm_geom_t *g,
                               const ucm_sense_t *trim);
