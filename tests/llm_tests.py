@@ -282,7 +282,7 @@ def collect(build, run):
         circuit = ["linear=0", "ts=300", "csl=4", "cacc=60"]
         rc, out, err, soc = soc_story(f"-n 40 --ids {prompt}", f"kv unicaim\npolicy unicaim 8 {' '.join(circuit)}\n")
         want = host_story(["-n", "40", "-i", prompt, "--kv", "unicaim", "--policy", ":".join(["unicaim", "8", *circuit])])
-        linear = host_story(["-n", "40", "-i", prompt, "--kv", "unicaim", "--policy", "unicaim:8"])
+        linear = host_story(["-n", "40", "-i", prompt, "--kv", "unicaim", "--policy", "unicaim:8:linear=1"])
         ok = rc == 0 and soc is not None and soc == want and want != linear and "error" not in out
         return ok, f"rc={rc}\nsoc:    {soc}\nhost:   {want}\nlinear: {linear}\n{out[-800:]}{err[-400:]}"
 

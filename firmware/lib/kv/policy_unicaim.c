@@ -2,8 +2,10 @@
    with Static-Dynamic KV Cache Pruning"), the paper's hybrid pruning on the
    array:
    - prefill (static): every prompt query searches its bank with charge
-     accumulation on (each valid slot's accumulator shares charge with its
-     sense line: acc += (x - acc) >> alpha, x the similarity), attends to
+     accumulation on (each valid slot's sense line, precharged to V_pre,
+     discharges through its cells' mismatch with the query for t_s and
+     shares its charge with the slot's accumulation capacitor:
+     acc += (V - acc) C_SL / (C_SL + C_ACC); docs/unicaim.md), attends to
      all cached keys; when the prompt ends, min-detect drops the lowest
      accumulators until H remain, leaving M slots free;
    - decode (dynamic + static): each step's CAM search selects the top k of
@@ -13,9 +15,11 @@
      never holds more than H + M.
    Defaults: H:M = 8:1 of the budget (the paper's 512:64), k = a fifth of
    the cache (the paper's 81% ADC saving). The new slot's accumulator starts
-   at INIT per mille of its range (the accumulation capacitor's precharge);
-   alpha and INIT were tuned on the development set (the paper gives
-   neither). */
+   at INIT per mille of V_pre (the accumulation capacitor's precharge). The
+   trim (t_s 300 ps, C_SL 20 fF, C_ACC 10 fF) and INIT were chosen on the
+   development sets (the paper gives none of them: docs/pruning.md);
+   linear=1 is the earlier linear update acc += (x - acc) >> alpha, an
+   ablation. */
 #include "policy_unicaim.h"
 
 #include <stdio.h>
@@ -27,8 +31,8 @@ void unicaim_defaults(kv_policy_t *p) {
   p->v[UC_H] = p->v[UC_M] = p->v[UC_K] = UC_AUTO;
   p->v[UC_ALPHA] = 2;
   p->v[UC_INIT] = 1000;
-  p->v[UC_LINEAR] = 1;
-  p->v[UC_TS] = UCM_SENSE_TS_RESET_PS;
+  p->v[UC_LINEAR] = 0;
+  p->v[UC_TS] = 300;
   p->v[UC_CSL] = UCM_SENSE_CSL_RESET_FF;
   p->v[UC_CACC] = UCM_SENSE_CACC_RESET_FF;
 }

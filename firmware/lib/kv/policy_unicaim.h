@@ -42,8 +42,8 @@ _Static_assert(UC_PARAMS <= KV_PARAMS_MAX, "kv_policy_t.v holds every unicaim pa
       {"k", UC_K, 1, 65535, "keys attended per decode step by CAM top-k (a share of h + m)"},              \
       {"alpha", UC_ALPHA, 0, 31, "linear=1: charge-sharing shift, acc += (x - acc) >> alpha (2)"},           \
       {"init", UC_INIT, 0, 1000, "a new slot's accumulator, per mille of its range or of V_pre (1000)"},     \
-      {"linear", UC_LINEAR, 0, 1, "1: the linear update (an ablation) instead of the sense line (1)"},       \
-      {"ts", UC_TS, UCM_SENSE_TS_MIN_PS, UCM_SENSE_TS_MAX_PS, "sense line: sampling time t_s in ps (1000)"}, \
+      {"linear", UC_LINEAR, 0, 1, "1: the linear update (an ablation) instead of the sense line (0)"},       \
+      {"ts", UC_TS, UCM_SENSE_TS_MIN_PS, UCM_SENSE_TS_MAX_PS, "sense line: sampling time t_s in ps (300)"}, \
       {"csl", UC_CSL, UCM_SENSE_CAP_MIN_FF, 255, "sense line: its capacitance C_SL in fF (20)"},              \
       {"cacc", UC_CACC, UCM_SENSE_CAP_MIN_FF, 255, "sense line: the accumulation capacitor C_ACC in fF (10)"}
 

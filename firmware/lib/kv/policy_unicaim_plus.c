@@ -147,10 +147,14 @@ static const kv_param_t params[] = {
     {0, 0, 0, 0, 0},
 };
 
-/* Each option alone over the paper's policy (every option off). */
+/* The linear update instead of the sense line, each option alone over the
+   paper's policy (every option off), and the digital sums with their new
+   slots shielded (alone, a new slot's sum starts
+   at 0 and min-detect takes it at once). */
 static const char *const ablations[] = {
-    "digital: digital=1", "recent: recent=1", "protect: protect=500 question=16", "kshare: kshare=2",
-    "adapt: adapt=8",     "observe: observe=64", "binary: binary=1",                    0,
+    "linear: linear=1", "digital: digital=1", "digital_shielded: digital=1 recent=1", "recent: recent=1",
+    "protect: protect=500 question=16", "kshare: kshare=2", "adapt: adapt=8", "observe: observe=64",
+    "binary: binary=1", 0,
 };
 
 const kv_policy_ops_t kv_policy_unicaim_plus = {
