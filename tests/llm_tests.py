@@ -146,6 +146,8 @@ def collect(build, run):
         # position), the prompt shorter and longer than the budget. Quest
         # evicts nothing: the positions each of its steps reads (kv_trace
         # --attended) are those of the reference's pages, on random keys.
+        # unicaim on the array keeps what the reference of its circuit
+        # (docs/unicaim.md's arithmetic) keeps, on random keys and queries.
         import policy_reference
         n, head, bad = 60, 64, []
 
@@ -164,6 +166,8 @@ def collect(build, run):
         quest = policy_reference.quest_cases(7, n, head)
         for spec, prompt, script, want in quest:
             compare(spec, prompt, script, want, "ATTENDED", "--attended")
+        for spec, prompt, script, want in policy_reference.unicaim_cases(7, n, head):
+            compare(spec, prompt, script, want, "KEPT")
         return not bad, "\n".join(bad) or f"{len(cases) + len(quest)} sequences of {n} steps"
 
     @add("pinned-greedy-story")

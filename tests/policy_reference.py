@@ -136,6 +136,77 @@ def quest_cases(seed, n, head):
     return out
 
 
+# UniCAIM (Xu et al., DAC 2025) on the array, from docs/unicaim.md's
+# arithmetic (cells, query levels, the sense line, charge sharing,
+# min-detect) and policy_unicaim.c's description: the cache's bank steps
+# (KV_UCM_KEY_STEP 32, KV_UCM_QUERY_STEP 48), V_pre 1 V.
+KEY_STEP, QUERY_STEP, VPRE_MV, RATE_K, CELL_MAX = 32, 48, 1000, 1952, 31
+EXP2 = [round(65536 * 2 ** (-f / 256)) for f in range(256)]
+
+
+def level(v, step, top):
+    m = min(top, (abs(v) + step // 2) // step)
+    return -m if v < 0 else m
+
+
+def sense_update(acc, key, query, ts, csl, cacc, linear, alpha):
+    """One search's charge-domain update of a slot's accumulator."""
+    q = [level(v, QUERY_STEP, 2) for v in query]
+    s = sum(a * 8 * level(k, KEY_STEP, 3) for a, k in zip(q, key))
+    if linear:
+        bits = (64 * len(key) - 1).bit_length() + 2
+        x = (s + (1 << (bits - 1))) << (32 - bits)
+        return acc + ((x - acc) >> alpha)
+    mismatch = max(0, CELL_MAX * sum(abs(a) for a in q) - s)
+    z = mismatch * ((ts * RATE_K * ((1 << 24) // csl)) >> 24)
+    v = 0 if z >> 24 >= 32 else (VPRE_MV * EXP2[(z >> 16) & 255]) >> (z >> 24)
+    w = (csl * ((1 << 24) // (csl + cacc))) >> 8
+    return acc + (((v - acc) * w) >> 16)
+
+
+def run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear=0, alpha=2):
+    """H = budget - budget // 9 positions kept when the prompt ends, H + M
+    held at most; every step's query updates every cached slot's
+    accumulator (prompt and generated steps alike), a new slot starts at
+    V_pre (or the top of the linear range); the victim is the lowest
+    accumulator, the older position on a tie. Returns the kept positions
+    after each step."""
+    m_free = budget // 9
+    h = budget - m_free
+    init = (1 << 32) - 1 if linear else VPRE_MV << 16
+    acc, trace = {}, []
+
+    def victim():
+        return min(acc, key=lambda p: (acc[p], p))
+    for pos, (key, query) in enumerate(zip(keys, queries)):
+        if pos == prompt:
+            while len(acc) > h:
+                del acc[victim()]
+        if pos >= prompt and len(acc) >= budget:
+            del acc[victim()]
+        acc[pos] = init
+        for p in acc:
+            acc[p] = sense_update(acc[p], keys[p], query, ts, csl, cacc, linear, alpha)
+        trace.append(sorted(acc))
+    return trace
+
+
+def unicaim_cases(seed, n, head):
+    """(spec, prompt, script, expected trace) for unicaim on the sense line
+    at a few trims (short and long memories, fast and slow discharges) and
+    with the linear update, on random int8 keys and queries."""
+    rng = random.Random(seed)
+    out = []
+    for budget, prompt, ts, csl, cacc, linear in ((18, 30, 300, 20, 10, 0), (18, 10, 100, 8, 40, 0),
+                                                  (27, 40, 50, 60, 5, 0), (18, 30, 300, 20, 10, 1)):
+        keys = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
+        queries = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
+        text = "".join(" ".join(map(str, k + q)) + "\n" for k, q in zip(keys, queries))
+        spec = f"unicaim:{budget}:ts={ts}:csl={csl}:cacc={cacc}:linear={linear}"
+        out.append((spec, prompt, text, run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear)))
+    return out
+
+
 def script(targets, head):
     """kv_trace's input: position p's key is direction p, its query points
     at TARGETS[p]'s key."""

@@ -12,13 +12,19 @@
    With --attended (at most HEAD positions) the attention is diffuse instead
    (the smallest head factor: every position a step reads gets a weight)
    and position p's value is component p alone, so the step's output names
-   the positions it read: "ATTENDED pos: p p ..." (Quest's pages). */
+   the positions it read: "ATTENDED pos: p p ..." (Quest's pages).
+   A policy that runs on the array gets one bank of SLOTS rows of HEAD
+   3-bit cells on the golden model (one cell per component, no noise), its
+   exact scores from the cached keys. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kv_slots.h"
+#include "kv_policy.h"
 #include "policy_spec.h"
+#include "ucm_arrays.h"
+#include "ucm_model.h"
 
 int main(int argc, char **argv) {
   const int attended = argc == 6 && !strcmp(argv[5], "--attended");
@@ -36,9 +42,18 @@ int main(int argc, char **argv) {
   void *arena = malloc(kv_bytes(1, 1, hs, slots));
   if (!att || !arena) return 2;
   kv_init(&kv, 1, 1, hs, slots, att, arena);
+  ucm_geom_t geom = UCM_ARRAY_SIM;
+  geom.banks = 1, geom.slots = (uint32_t)slots, geom.dim = (uint32_t)hs, geom.cell_bits = 3, geom.lanes = 1;
+  ucm_model_t model;
+  ucm_t array;
+  void *cells = malloc(ucm_model_bytes(&geom));
+  if (!cells || ucm_model_init(&model, &geom, cells) || ucm_open_model(&array, &model) ||
+      kv_use_unicaim(&kv, &array, 0, KV_EXACT_DIGITAL))
+    return 2;
   kv_policy_t policy;
   char why[160];
   const char *refused = policy_from_spec(&policy, argv[1], slots, kv.slots, why, sizeof why);
+  if (!refused && !(policy.ops->flags & KV_POLICY_ARRAY)) kv_use_dense(&kv);
   if (!refused) refused = kv_set_policy(&kv, &policy);
   if (refused) {
     fprintf(stderr, "kv_trace: policy '%s' refused: %s\n", argv[1], refused);
