@@ -57,6 +57,17 @@ endef
 
 sim: $(SIM_BIN)
 $(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))
+
+# Reading a trace back (tools/fst_dump.c) with the FST reader Verilator ships.
+FST_DUMP     := $(BUILD)/sim/fst_dump
+FST_LIB_DIR   = $(shell verilator --getenv VERILATOR_ROOT)/include/gtkwave
+$(FST_DUMP): tools/fst_dump.c | deps
+	@mkdir -p $(BUILD)/sim/fst
+	$(call quiet,HOSTCC,$@)gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(FST_LIB_DIR) -c $< -o $(BUILD)/sim/fst/fst_dump.o
+	$(Q)for f in fstapi lz4 fastlz; do gcc -O2 -w -DFST_CONFIG_INCLUDE='"fst_config.h"' -I$(FST_LIB_DIR) \
+	  -c $(FST_LIB_DIR)/$$f.c -o $(BUILD)/sim/fst/$$f.o || exit 1; done
+	$(Q)gcc $(BUILD)/sim/fst/*.o -lz -lpthread -o $@
+sim: $(FST_DUMP)
 # A build with a board's console rate, for measuring uploads at 115200 baud.
 SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))

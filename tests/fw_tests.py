@@ -411,10 +411,24 @@ def collect(build, run):
 
     @add("trace-fst")
     def _():
+        # The waveform holds what the design did: the bytes the UART's
+        # transmitter took from its FIFO (read back from the FST at each
+        # clock edge) are the program's output, and the clock's rising
+        # edges are the cycles the simulator counted.
         trace = os.path.join(tmp, "hello.fst")
         rc, out, err = sim_run(os.path.join(fw, "hello.elf"), extra=["--trace", trace])
-        ok = rc == 0 and os.path.getsize(trace) > 1000 if os.path.exists(trace) else False
-        return ok, f"rc={rc}\n{err}"
+        rc2, dump, err2 = run([os.path.join(build, "sim", "fst_dump"), trace, "clk_i", "u_uart.tx_pop",
+                               "u_uart.tx_data"], 120)
+        sent = bytes(int(x, 16) for x in dump.split()[:-2]).decode(errors="replace").replace("\r", "")
+        edges = re.search(r"^EDGES (\d+)$", dump, re.M)
+        cycles = re.search(r"SIM cycles=(\d+)", out + err)
+        # Not an FST, and a name no signal has: refused, exit 2.
+        rc3, _, err3 = run([os.path.join(build, "sim", "fst_dump"), os.path.join(fw, "hello.elf"), "a", "b", "c"], 60)
+        rc4, _, err4 = run([os.path.join(build, "sim", "fst_dump"), trace, "clk_i", "nosuch", "u_uart.tx_data"], 60)
+        ok = rc == 0 and rc2 == 0 and sent.startswith("Hello from the UniCAIM SoC") and sent in out.replace("\r", "") \
+            and edges and cycles and abs(int(edges.group(1)) - int(cycles.group(1))) <= 2 \
+            and rc3 == 2 and "not a readable FST file" in err3 and rc4 == 2 and "no signal named 'nosuch'" in err4
+        return ok, f"rc={rc} rc2={rc2}\nsent {sent!r}\n{dump[-100:]}{err2}\ncycles {cycles and cycles.group(1)}"
 
     def fuzz_15s(cmd, corpus, max_len, seeds=()):
         """A 15-second fuzz run from CORPUS (with SEEDS: (name, bytes)): no finding."""
