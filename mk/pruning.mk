@@ -170,6 +170,19 @@ $(BENCH_DIR)/prune_smol.txt: $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.out) tools/llm
 	grep -h '^BENCH' $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.out) > $@
 	cat $@
 
+# SnapKV on the fp32 reference (tools/llm/snapkv_fp32.py, no code shared
+# with the engine or the C policy) on the development set's needles at 1k
+# tokens: an independent check of what prune_eval measures for it.
+.PHONY: bench-snapkv-fp32
+bench-snapkv-fp32: $(BENCH_DIR)/snapkv_fp32.txt
+$(BENCH_DIR)/snapkv_fp32.txt: tools/llm/snapkv_fp32.py tools/llm/gguf_ref.py $(SMOL_TASK_DIR)/dev_1024.tasks
+	@mkdir -p $(BENCH_DIR)
+	grep '^niah_single' $(SMOL_TASK_DIR)/dev_1024.tasks > $@.tasks
+	$(SMOL_PY) tools/llm/snapkv_fp32.py $(SMOL_GGUF) $@.tasks --budgets 95,50,20 > $@.tmp
+	$(PRUNE) $(SMOL_IMAGE) gen $@.tasks --policies snapkv --budgets 95,50,20 --tag smol1k_dev | grep '^BENCH' >> $@.tmp
+	mv $@.tmp $@
+	cat $@
+
 # The sense line's trim and the linear ablation on the development set at
 # 1k tokens (unicaim's defaults are chosen from these).
 SMOL_TUNE := linear=0,1 ts=100,300,1000,3000 cacc=5,10,40,160

@@ -51,9 +51,13 @@ class GgufRef:
         out[..., 1::2] = a * s + b * c
         return out
 
-    def forward(self, tokens, cache=None, start=0):
+    def forward(self, tokens, cache=None, start=0, keep=None, observe=None):
         """Logits for TOKENS at positions START..; CACHE (a list of (K, V) per
-        layer, grown here) holds the earlier positions' keys and values."""
+        layer, grown here) holds the earlier positions' keys and values.
+        KEEP[layer][kv head] (boolean over the cached positions, the new ones
+        kept beyond its length): the positions attention may read, for a
+        pruned cache. OBSERVE(layer, head, probabilities [T, n]) sees every
+        head's attention."""
         tokens = np.asarray(tokens)
         T = len(tokens)
         pos = np.arange(start, start + T, dtype=np.float64)
@@ -79,8 +83,14 @@ class GgufRef:
             out = np.empty((T, self.n_heads, self.head), np.float32)
             for h in range(self.n_heads):
                 s = q[:, h] @ k[:, h // group].T / np.sqrt(self.head) + mask
+                if keep is not None:
+                    kept = keep[l][h // group]
+                    s[:, :len(kept)] = np.where(kept[None, :], s[:, :len(kept)], -np.inf)
                 s = np.exp(s - s.max(-1, keepdims=True))
-                out[:, h] = (s / s.sum(-1, keepdims=True)) @ v[:, h // group]
+                s = s / s.sum(-1, keepdims=True)
+                if observe:
+                    observe(l, h, s)
+                out[:, h] = s @ v[:, h // group]
             x = x + out.reshape(T, self.dim) @ self.w[p + "attn_output.weight"].T
             xb = self.rms(x, self.w[p + "ffn_norm.weight"])
             gate = xb @ self.w[p + "ffn_gate.weight"].T
@@ -88,16 +98,18 @@ class GgufRef:
             x = x + (gate / (1 + np.exp(-gate)) * up) @ self.w[p + "ffn_down.weight"].T
         return self.rms(x, self.w["output_norm.weight"]) @ self.classifier.T
 
-    def generate(self, prompt, steps, stops):
+    def generate(self, prompt, steps, stops, cache=None, logits=None, keep=None):
         """Greedy continuation of PROMPT: up to STEPS new tokens, ending
-        before a token in STOPS."""
-        cache = []
-        logits = self.forward(prompt, cache, 0)[-1]
+        before a token in STOPS. CACHE and LOGITS: the prompt already read
+        (its cache and its last position's logits); KEEP: as forward's."""
+        if cache is None:
+            cache = []
+            logits = self.forward(prompt, cache, 0)[-1]
         out = []
         while len(out) < steps:
             nxt = int(np.argmax(logits))
             if nxt in stops:
                 break
             out.append(nxt)
-            logits = self.forward([nxt], cache, len(prompt) + len(out) - 1)[-1]
+            logits = self.forward([nxt], cache, len(prompt) + len(out) - 1, keep)[-1]
         return out
