@@ -175,11 +175,12 @@ $(BENCH_DIR)/prune_smol.txt: $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.out) tools/llm
 # tokens: an independent check of what prune_eval measures for it.
 .PHONY: bench-snapkv-fp32
 bench-snapkv-fp32: $(BENCH_DIR)/snapkv_fp32.txt
-$(BENCH_DIR)/snapkv_fp32.txt: tools/llm/snapkv_fp32.py tools/llm/gguf_ref.py $(SMOL_TASK_DIR)/dev_1024.tasks
+$(BENCH_DIR)/snapkv_fp32.txt: tools/llm/snapkv_fp32.py tools/llm/gguf_ref.py $(SMOL_TASK_DIR)/dev_1024.tasks $(PRUNE) \
+                               $(SMOL_IMAGE)
 	@mkdir -p $(BENCH_DIR)
 	grep '^niah_single' $(SMOL_TASK_DIR)/dev_1024.tasks > $@.tasks
-	$(SMOL_PY) tools/llm/snapkv_fp32.py $(SMOL_GGUF) $@.tasks --budgets 95,50,20 > $@.tmp
-	$(PRUNE) $(SMOL_IMAGE) gen $@.tasks --policies snapkv --budgets 95,50,20 --tag smol1k_dev | grep '^BENCH' >> $@.tmp
+	$(SMOL_PY) tools/llm/snapkv_fp32.py $(SMOL_GGUF) $@.tasks --budgets 95,50,20 --prune-eval $(PRUNE) \
+	  --image $(SMOL_IMAGE) > $@.tmp
 	mv $@.tmp $@
 	cat $@
 

@@ -407,6 +407,7 @@ def collect(build, run):
         allowed = {os.path.join("firmware", "lib", "kv", "kv_registry.c")}
         allowed |= {os.path.join("firmware", "lib", "kv", "policy_" + n.replace("+", "_plus") + ".c") for n in names}
         allowed.add(os.path.join("tests", "policy_reference.py"))  # the policies' independent models
+        allowed.add(os.path.join("tools", "llm", "snapkv_fp32.py"))
         exempt = re.compile(r"--kv|\bkv[ :]+(dense|unicaim)\b|KV_BACKEND_|os\.path\.join|/unicaim")
         found = []
         for top in ("firmware", "tools", "tests", "mk", "sim", "Makefile"):

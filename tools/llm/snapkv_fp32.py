@@ -9,10 +9,13 @@ BUDGET - WINDOW positions kept before the window (the earlier on a tie);
 the window and every generated position stay. The answer is the greedy
 continuation, scored by RULER's string_match_all.
 
-usage: snapkv_fp32.py MODEL.gguf TASKS --budgets 95,50,20 [--window N] [--kernel 7] [--tasks N]
-       (--window: the paper's 32; default a quarter of the budget, prune_eval's)
+usage: snapkv_fp32.py MODEL.gguf TASKS --budgets 95,50,20 [--window N] [--kernel 7] [--tasks-max N]
+                      [--prune-eval build/llm/prune_eval --image IMAGE.ucm]
+       (--window: the paper's 32; default a quarter of the budget, prune_eval's;
+        --prune-eval: the integer engine's figures for the same policy beside)
 """
 import argparse
+import subprocess
 import urllib.parse
 
 import numpy as np
@@ -48,11 +51,13 @@ def main():
     ap.add_argument("--window", type=int, default=0)
     ap.add_argument("--kernel", type=int, default=7)
     ap.add_argument("--tasks-max", type=int, default=1 << 30)
+    ap.add_argument("--prune-eval")
+    ap.add_argument("--image")
     args = ap.parse_args()
     ref, tok = GgufRef(args.gguf), gguf_tokenizer.build(args.gguf)
     group = ref.n_heads // ref.n_kv_heads
     budgets = [int(b) for b in args.budgets.split(",")]
-    hits = {b: [] for b in ["dense"] + budgets}
+    hits = {b: [] for b in ["full"] + budgets}
     with open(args.tasks) as f:
         lines = f.readlines()[:args.tasks_max]
     for line in lines:
@@ -71,7 +76,7 @@ def main():
         def score(out):
             text = tok.decode(out).lower()
             return 100 * sum(a.lower() in text for a in answers) / len(answers), tok.decode(out)
-        got = {"dense": score(ref.generate(ids, max_new, ref.stops, list(cache), logits))}
+        got = {"full": score(ref.generate(ids, max_new, ref.stops, list(cache), logits))}
         for b in budgets:
             budget = n * b // 100
             window = args.window or budget // 4
@@ -82,6 +87,10 @@ def main():
         print(f"{kind} " + " | ".join(f"{b}: {text.strip()!r} {hit:.0f}" for b, (hit, text) in got.items()), flush=True)
     for b, h in hits.items():
         print(f"SNAPKV_FP32 {b} {np.mean(h):.2f} pct (n={len(h)})")
+    if args.prune_eval:
+        out = subprocess.run([args.prune_eval, args.image, "gen", args.tasks, "--policies", "snapkv", "--budgets",
+                              args.budgets, "--tag", "fp32_check"], capture_output=True, text=True)
+        print("".join(l + "\n" for l in out.stdout.splitlines() if l.startswith("BENCH")) + out.stderr, end="")
 
 
 if __name__ == "__main__":
