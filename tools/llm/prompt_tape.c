@@ -54,6 +54,13 @@ static size_t at(const prompt_tape_t *t, int layer, int kvh, int pos) {
   return ((size_t)layer * (size_t)t->kv_heads + (size_t)kvh) * (size_t)t->n + (size_t)pos;
 }
 
+const int32_t *prompt_read(llm_state_t *s, const int *tokens, int n) {
+  const int32_t *logits = 0;
+  for (int pos = 0; pos < n; pos += s->batch)
+    logits = llm_forward_batch(s, tokens + pos, n - pos < s->batch ? n - pos : s->batch, pos, 0);
+  return logits;
+}
+
 int prompt_tape_record(prompt_tape_t *t, llm_state_t *s, const int *tokens, int n) {
   const llm_model_t *m = s->model;
   *t = (prompt_tape_t){.n = n, .layers = m->n_layers, .kv_heads = m->n_kv_heads, .head_size = m->head_size};
@@ -68,11 +75,7 @@ int prompt_tape_record(prompt_tape_t *t, llm_state_t *s, const int *tokens, int 
   kv_set_policy(&s->kv, &keep);
   kv_begin(&s->kv, n);
   recording = t;
-  const int32_t *logits = 0;
-  for (int pos = 0; pos < n; pos += s->batch) {
-    int count = n - pos < s->batch ? n - pos : s->batch;
-    logits = llm_forward_batch(s, tokens + pos, count, pos, 0);
-  }
+  const int32_t *logits = prompt_read(s, tokens, n);
   recording = 0;
   if (t->out_of_memory || s->kv.error || !logits) return -1;
   t->first_token = logits_argmax(logits, m->vocab_size);

@@ -28,6 +28,9 @@ typedef struct {
   int out_of_memory;
 } prompt_tape_t;
 
+/* Reads TOKENS[0..N) through S, the state's batch at a time, under its
+   cache's backend and policy; the last position's logits. */
+const int32_t *prompt_read(llm_state_t *s, const int *tokens, int n);
 /* Reads TOKENS[0..N) through S (dense attention, every position kept) and
    records the tape; S's cache holds the prompt afterwards. 0, or -1 when
    memory runs out. */

@@ -525,6 +525,7 @@ typedef struct {
 } gen_run_t;
 
 typedef struct {
+  gen_task_t *tasks;     /* the file's, read once */
   char kinds[GEN_KINDS][24];
   int n_kinds, n, *kind; /* kind[task] */
   FILE *outputs;         /* --outputs: every continuation's tokens */
@@ -584,85 +585,89 @@ static double continue_and_score(runner_t *r, const gen_task_t *task, int first,
   return 100.0 * found / task->n_answers;
 }
 
-/* Every task under the reference and every (item, budget): the prompt read
-   once (prompt_tape.h) and replayed into each policy's cache, or with
-   --unshared read again by each. RUNS: [1 + items x budgets]. */
-static int gen_tasks(runner_t *r, const char *path, gen_set_t *set, gen_run_t *runs) {
-  const llm_model_t *m = r->m;
+/* PATH's tasks into SET (their kinds numbered in order of appearance),
+   each checked against the model; the positions the longest reaches
+   (prompt and answer), or -1 with the line at fault on stderr. */
+static int gen_load(const char *path, const llm_model_t *m, gen_set_t *set) {
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "prune_eval: cannot read %s\n", path);
     return -1;
   }
-  gen_task_t task;
-  task.tokens = malloc(sizeof(int) * (size_t)m->seq_len);
-  int line = 0, got;
-  const int n_runs = 1 + r->n_items * r->n_budgets;
+  set->tasks = malloc(sizeof *set->tasks * MAX_TASKS);
+  set->kind = malloc(sizeof(int) * MAX_TASKS);
+  int *tokens = malloc(sizeof(int) * (size_t)m->seq_len);
+  int line = 0, got, longest = 0;
+  gen_task_t task = {.tokens = tokens};
   while ((got = gen_task_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1) {
-    if (set->n == MAX_TASKS || task.n + task.max_new > m->seq_len) {
-      fprintf(stderr, "%s:%d: %s\n", path, line,
-              set->n == MAX_TASKS ? "too many tasks" : "the prompt and its answer exceed the model's context");
-      got = -1;
-      break;
-    }
     int k = 0;
     while (k < set->n_kinds && strcmp(set->kinds[k], task.kind)) k++;
-    if (k == set->n_kinds) {
-      if (k == GEN_KINDS) {
-        fprintf(stderr, "%s:%d: more than %d kinds of task\n", path, line, GEN_KINDS);
-        got = -1;
-        break;
-      }
-      strcpy(set->kinds[set->n_kinds++], task.kind);
-    }
-    set->kind[set->n] = k;
-    prompt_tape_t tape;
-    if (prompt_tape_record(&tape, &r->state, task.tokens, task.n)) {
-      fprintf(stderr, "%s:%d: the prompt could not be read (out of memory?)\n", path, line);
-      prompt_tape_free(&tape);
+    if (set->n == MAX_TASKS || task.n + task.max_new > m->seq_len || k == GEN_KINDS) {
+      fprintf(stderr, "%s:%d: ", path, line);
+      if (set->n == MAX_TASKS) fprintf(stderr, "too many tasks\n");
+      else if (k == GEN_KINDS) fprintf(stderr, "more than %d kinds of task\n", GEN_KINDS);
+      else fprintf(stderr, "the prompt and its answer exceed the model's context\n");
       got = -1;
       break;
     }
-    runs[0].score[set->n] = continue_and_score(r, &task, tape.first_token, set, kv_policies[0]->name, 100, set->n);
-    for (int i = 1; i < n_runs; i++) {
+    if (k == set->n_kinds) strcpy(set->kinds[set->n_kinds++], task.kind);
+    set->kind[set->n] = k;
+    gen_task_t *kept = &set->tasks[set->n++];
+    *kept = task;
+    kept->tokens = malloc(sizeof(int) * (size_t)task.n);
+    memcpy(kept->tokens, task.tokens, sizeof(int) * (size_t)task.n);
+    if (task.n + task.max_new > longest) longest = task.n + task.max_new;
+  }
+  fclose(f);
+  free(tokens);
+  if (got == 0 && !set->n) fprintf(stderr, "prune_eval: %s holds no task\n", path);
+  return got < 0 || !set->n ? -1 : longest;
+}
+
+/* Every task under the reference and every (item, budget): the prompt read
+   once (prompt_tape.h) and replayed into each policy's cache, or with
+   --unshared read again by each. RUNS: [1 + items x budgets]. */
+static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
+  const llm_model_t *m = r->m;
+  const int n_runs = 1 + r->n_items * r->n_budgets;
+  for (int t = 0; t < set->n; t++) {
+    const gen_task_t *task = &set->tasks[t];
+    prompt_tape_t tape;
+    if (prompt_tape_record(&tape, &r->state, task->tokens, task->n)) {
+      fprintf(stderr, "prune_eval: task %d: the prompt could not be read (out of memory?)\n", t + 1);
+      prompt_tape_free(&tape);
+      return -1;
+    }
+    runs[0].score[t] = continue_and_score(r, task, tape.first_token, set, kv_policies[0]->name, 100, t);
+    int failed = 0;
+    for (int i = 1; i < n_runs && !failed; i++) {
       const item_t *it = &r->items[(i - 1) / r->n_budgets];
       const int pct = r->budgets[(i - 1) % r->n_budgets];
-      if (runner_apply(r, it, budget_positions(pct, task.n))) {
-        got = -1;
+      if (runner_apply(r, it, budget_positions(pct, task->n))) {
+        failed = 1;
         break;
       }
       r->cost = runs[i].cost;
       int first = tape.first_token;
       if (set->unshared) {
-        kv_begin(&r->state.kv, task.n);
-        const int32_t *logits = 0;
-        for (int pos = 0; pos < task.n; pos += r->state.batch) {
-          int count = task.n - pos < r->state.batch ? task.n - pos : r->state.batch;
-          logits = llm_forward_batch(&r->state, task.tokens + pos, count, pos, 0);
-        }
-        runner_account_prompt(r, task.n);
-        first = logits_argmax(logits, m->vocab_size);
+        kv_begin(&r->state.kv, task->n);
+        first = logits_argmax(prompt_read(&r->state, task->tokens, task->n), m->vocab_size);
       } else {
         prompt_tape_replay(&tape, &r->state);
-        runner_account_prompt(r, task.n);
       }
-      runs[i].score[set->n] = continue_and_score(r, &task, first, set, it->tag, pct, set->n);
+      runner_account_prompt(r, task->n);
+      runs[i].score[t] = continue_and_score(r, task, first, set, it->tag, pct, t);
       runs[i].evictions += r->state.kv.evictions;
       runs[i].cost = r->cost;
       if (r->state.kv.error) {
         fprintf(stderr, "prune_eval: array: %s\n", ucm_strerror(r->state.kv.error));
-        got = -1;
-        break;
+        failed = 1;
       }
     }
     prompt_tape_free(&tape);
-    if (got < 0) break;
-    set->n++;
+    if (failed) return -1;
   }
-  fclose(f);
-  free(task.tokens);
-  if (got == 0 && !set->n) fprintf(stderr, "prune_eval: %s holds no task\n", path);
-  return got < 0 || !set->n ? -1 : 0;
+  return 0;
 }
 
 /* The mean score of the run's tasks of kind K (all: K < 0). */
@@ -695,9 +700,8 @@ static void print_gen(runner_t *r, const gen_set_t *set, const char *policy, int
 static int gen(runner_t *r, const char *path, gen_set_t *set) {
   const int n_runs = 1 + r->n_items * r->n_budgets;
   gen_run_t *runs = calloc((size_t)n_runs, sizeof *runs);
-  set->kind = malloc(sizeof(int) * MAX_TASKS);
-  for (int i = 0; i < n_runs; i++) runs[i].score = malloc(sizeof(double) * MAX_TASKS);
-  if (gen_tasks(r, path, set, runs)) {
+  for (int i = 0; i < n_runs; i++) runs[i].score = malloc(sizeof(double) * (size_t)set->n);
+  if (gen_tasks(r, set, runs)) {
     fprintf(stderr, "prune_eval: cannot evaluate %s\n", path);
     return 2;
   }
@@ -709,24 +713,6 @@ static int gen(runner_t *r, const char *path, gen_set_t *set) {
   for (int i = 1; i < n_runs; i++)
     print_gen(r, set, r->items[(i - 1) / r->n_budgets].tag, r->budgets[(i - 1) % r->n_budgets], &runs[i], dense);
   return 0;
-}
-
-/* The positions PATH's longest task reaches (prompt and answer), or -1
-   when the file cannot be read or is malformed (the message on stderr). */
-static int gen_context(const char *path, const llm_model_t *m) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "prune_eval: cannot read %s\n", path);
-    return -1;
-  }
-  gen_task_t task;
-  task.tokens = malloc(sizeof(int) * (size_t)m->seq_len);
-  int line = 0, got, longest = 0;
-  while ((got = gen_task_next(f, path, &line, &task, m->seq_len, m->vocab_size)) == 1)
-    if (task.n + task.max_new > longest) longest = task.n + task.max_new;
-  fclose(f);
-  free(task.tokens);
-  return got < 0 ? -1 : longest;
 }
 
 /* ---------------------------------------------------------------- check */
@@ -915,7 +901,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "prune_eval: --top-k needs --hw (it is the array's)\n");
     return 2;
   }
-  if (!strcmp(argv[2], "gen") && (r.context = gen_context(argv[3], &model)) < 0) return 2;
+  if (!strcmp(argv[2], "gen") && (r.context = gen_load(argv[3], &model, &set)) < 0) return 2;
   if (argc < fixed || runner_init(&r, &model)) {
     fputs(usage, stderr);
     return 2;
