@@ -40,7 +40,8 @@ $(SMOL_TEXT_STAMP):
 	$(call deb_install,fortunes)
 
 .PHONY: smollm2 bench-smol
-smollm2: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_score $(LLM_BUILD)/llm_tokenize
+smollm2: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host $(LLM_BUILD)/llm_score $(LLM_BUILD)/llm_tokenize \
+         $(SMOL_TEXT_STAMP) # fortunes: the long-context tasks' haystacks (tests make a few)
 
 # Integer engine vs fp32 on 32 windows of 256 tokens of the test text.
 bench bench-smol: $(BENCH_DIR)/smol.txt
