@@ -147,7 +147,9 @@ def collect(build, run):
         # evicts nothing: the positions each of its steps reads (kv_trace
         # --attended) are those of the reference's pages, on random keys.
         # unicaim on the array keeps what the reference of its circuit
-        # (docs/unicaim.md's arithmetic) keeps, on random keys and queries.
+        # (docs/unicaim.md's arithmetic) keeps, on random keys and queries;
+        # unicaim+ (digital sums, recent and threshold protection) what its
+        # reference keeps on scripted attention.
         import policy_reference
         n, head, bad = 60, 64, []
 
@@ -168,7 +170,11 @@ def collect(build, run):
             compare(spec, prompt, script, want, "ATTENDED", "--attended")
         for spec, prompt, script, want in policy_reference.unicaim_cases(7, n, head):
             compare(spec, prompt, script, want, "KEPT")
-        return not bad, "\n".join(bad) or f"{len(cases) + len(quest)} sequences of {n} steps"
+        plus = policy_reference.unicaim_plus_cases(7, n)
+        for spec, prompt, targets, want in plus:
+            compare(spec, prompt, policy_reference.script(targets, head), want, "KEPT")
+        total = len(cases) + len(quest) + len(plus) + len(policy_reference.unicaim_cases(7, n, head))
+        return not bad, "\n".join(bad) or f"{total} sequences of {n} steps"
 
     @add("pinned-greedy-story")
     def _():

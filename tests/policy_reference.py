@@ -207,6 +207,66 @@ def unicaim_cases(seed, n, head):
     return out
 
 
+def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, recent=1):
+    """unicaim+ at its defaults (digital sums, recent and threshold
+    protection; policy_unicaim_plus.c's description) on scripted attention:
+    a step's probability (1, in Q16 clamped to 65535) is added to the
+    accumulator of the position it points at, the others gaining 0; the M =
+    budget // 9 newest positions are protected while they gather; a step
+    that points at a position older than those (in the prompt's last
+    QUESTION queries, or generating) makes it and the SPAN after it, short of
+    the newest M, critical: protected for good, at most SPARE a bank
+    (budget // 10). H = budget - M stay when the prompt ends, H + M at most;
+    the victim is the lowest unprotected accumulator, the older on a tie.
+    Returns what run() does."""
+    m = budget // 9
+    h = budget - m
+    spare = max(budget // 10, 1) if spare is None else spare
+    kept, acc, guarded, critical, targets, trace = [], {}, set(), set(), [], []
+
+    def evict():
+        victim = min((p for p in kept if p not in guarded), key=lambda p: (acc[p], p))
+        kept.remove(victim)
+        guarded.discard(victim)
+        critical.discard(victim)
+    for pos in range(n):
+        if pos == prompt:
+            while len(kept) > h:
+                evict()
+        if pos >= prompt and len(kept) >= h + m:
+            evict()
+        kept.append(pos)
+        acc[pos] = 0
+        if recent and m:
+            guarded.add(pos)
+            if pos - m in kept and pos - m not in critical:
+                guarded.discard(pos - m)
+        target = rng.choice(kept[:3] + kept[-2:] if rng.random() < 0.5 else kept)
+        acc[target] += 65535
+        recent_lo = pos - (m if recent else 0)
+        if (pos >= prompt or not question or pos >= prompt - question) and target < recent_lo \
+                and target not in critical:
+            for u in range(target, min(target + span + 1, recent_lo)):
+                if u in kept and u not in critical and len(critical) < spare:
+                    critical.add(u)
+                    guarded.add(u)
+        targets.append(target)
+        trace.append(sorted(kept))
+    return targets, trace
+
+
+def unicaim_plus_cases(seed, n):
+    """(spec, prompt, targets, expected trace) for unicaim+ at its defaults
+    and with its protection's knobs moved, the prompt shorter and longer
+    than the budget."""
+    rng = random.Random(seed)
+    out = []
+    for budget, prompt, knobs in ((18, 30, {}), (27, 12, {}), (18, 40, {"span": 2, "spare": 4}),
+                                  (20, 30, {"question": 0}), (18, 30, {"recent": 0})):
+        spec = f"unicaim+:{budget}" + "".join(f":{k}={v}" for k, v in knobs.items())
+        out.append((spec, prompt, *run_unicaim_plus(budget, prompt, n, rng, **knobs)))
+    return out
+
 def script(targets, head):
     """kv_trace's input: position p's key is direction p, its query points
     at TARGETS[p]'s key."""
