@@ -36,7 +36,8 @@ const int32_t *prompt_read(llm_state_t *s, const int *tokens, int n);
    memory runs out. */
 int prompt_tape_record(prompt_tape_t *t, llm_state_t *s, const int *tokens, int n);
 /* Replays the prompt into S's cache under its current backend and policy
-   (kv_begin(N) first, as a sequence of N prompt positions). */
+   (kv_begin(N) first, as a sequence of N prompt positions); no attention
+   output is computed, only what the policy observes (kv_attend). */
 void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s);
 void prompt_tape_free(prompt_tape_t *t);
 

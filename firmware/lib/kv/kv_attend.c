@@ -9,7 +9,7 @@
 #include "kv_slots.h"
 
 void kv_attend_zero(int32_t *out, int n) {
-  for (int i = 0; i < n; i++) out[i] = 0;
+  for (int i = 0; out && i < n; i++) out[i] = 0;
 }
 
 void kv_load_query(kv_cache_t *kv, int layer, const int8_t *q) {
@@ -131,8 +131,10 @@ static int softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, 
 void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_factor, int32_t *score, int32_t *prob,
                        int32_t *out) {
   int shift;
+  if (!out && !score && !prob) return;
   int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor, score, prob, kv->kept, &shift);
-  attn_values_rows(out, kv->att, kv->values + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->kept, m,
+  if (out)
+    attn_values_rows(out, kv->att, kv->values + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->kept, m,
                    kv->head_size, shift);
 }
 
@@ -154,14 +156,14 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
     int shift;
     int m = count == 2 ? softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kept, &shift)
                        : softmax_weights(kv, layer, kvh, att[j], 0, n, head_factor[j], score, 0, kept, &shift);
-    attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs, shift);
+    if (out[j]) attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs, shift);
   }
 }
 
 void kv_attend_cached(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
                       const int32_t *head_factor, int32_t *const *out, int32_t *score) {
   if (kv->backend == KV_DENSE) {
-    attend_dense(kv, layer, kvh, count, q, head_factor, out, score);
+    if (score || out[0] || (count == 2 && out[1])) attend_dense(kv, layer, kvh, count, q, head_factor, out, score);
     return;
   }
   const int h = kv_head_of(kv, layer, kvh);

@@ -143,7 +143,10 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
 
 /* Attention of COUNT (1 or 2) query heads sharing kv head KVH over the
    cached positions (up to pos): q[j] int8 with head_factor[j] = query scale / sqrt(head_size)
-   (Q24); out[j] receives the weighted values (Q16). */
+   (Q24); out[j] receives the weighted values (Q16), or with out[j] NULL
+   (a prompt replayed into a policy, whose outputs nobody reads) only what
+   the policy observes is computed: its scores, and the array's searches
+   and reads, whose events the cost model counts. */
 void kv_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
                const int32_t *head_factor, int32_t *const *out);
 

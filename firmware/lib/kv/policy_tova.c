@@ -38,8 +38,10 @@ static void compress(kv_cache_t *kv, int layer, int kvh) {
   }
 }
 
-/* KV head 0's row, restarted once per step (by the layer's first head). */
+/* KV head 0's row, restarted once per step (by the layer's first head);
+   of the prompt only the last step counts (compress). */
 static int32_t *score_row(kv_cache_t *kv, int layer, int kvh, int pos) {
+  if (kv_in_prefill(kv, pos) && pos != kv->prompt_len - 1) return 0;
   const int h0 = kv_head_of(kv, layer, 0);
   int32_t *score = kv->slot_score + kv_slots_of(kv, h0);
   if (kvh == 0 && kv->scored_pos[h0] != pos) {
