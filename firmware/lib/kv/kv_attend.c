@@ -135,7 +135,7 @@ void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_f
   int m = softmax_weights(kv, layer, kvh, kv->att, kv->selected, n, head_factor, score, prob, kv->kept, &shift);
   if (out)
     attn_values_rows(out, kv->att, kv->values + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->kept, m,
-                   kv->head_size, shift);
+                     kv->head_size, shift);
 }
 
 /* Dense backend: the used slots are 0..used-1 (the prompt compression
