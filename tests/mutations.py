@@ -48,7 +48,7 @@ MUTATIONS = [
              ("policy",), HOST + SOC),
     Mutation("streamingllm-three-sinks", "firmware/lib/kv/policy_streamingllm.c",
              "p->v[SINKS] = p->budget > 8 ? 4 : 1;", "p->v[SINKS] = p->budget > 8 ? 3 : 1;",
-             ("policy",), HOST + SOC),
+             ("policy",), HOST + SOC),  # missed until policy-reference ran StreamingLLM at its default
     Mutation("lowest-score-ties-evict-newer", "firmware/lib/kv/kv_slots.c",
              ": score[s] < score[best] || (score[s] == score[best] && at[s] < at[best])))",
              ": score[s] < score[best] || (score[s] == score[best] && at[s] > at[best])))",
