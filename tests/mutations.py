@@ -98,7 +98,7 @@ MUTATIONS = [
              "if (mismatch < 0) mismatch = 0;", "if (mismatch < -100000) mismatch = 0;",
              ("cosim",), ARRAY),
     Mutation("rtl-sense-fraction-bits-shifted", "rtl/unicaim/ucm_lane.sv",
-             "ucm_pkg::Exp2Rom[32'(decay_q[23:16])", "ucm_pkg::Exp2Rom[32'(decay_q[22:15])",
+             "exp_q         <= exp2_rom[decay_q[23:16]];", "exp_q         <= exp2_rom[decay_q[22:15]];",
              ("cosim",), ARRAY),
     Mutation("rtl-share-weight-from-c-acc", "rtl/unicaim/ucm_regs.sv",
              "assign weight_product = 33'(csl) * 33'(recip_sum_q);", "assign weight_product = 33'(cacc) * 33'(recip_sum_q);",
