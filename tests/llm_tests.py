@@ -168,12 +168,13 @@ def collect(build, run):
         quest = policy_reference.quest_cases(7, n, head)
         for spec, prompt, script, want in quest:
             compare(spec, prompt, script, want, "ATTENDED", "--attended")
-        for spec, prompt, script, want in policy_reference.unicaim_cases(7, n, head):
+        circuit = policy_reference.unicaim_cases(7, n, head)
+        for spec, prompt, script, want in circuit:
             compare(spec, prompt, script, want, "KEPT")
         plus = policy_reference.unicaim_plus_cases(7, n)
         for spec, prompt, targets, want in plus:
             compare(spec, prompt, policy_reference.script(targets, head), want, "KEPT")
-        total = len(cases) + len(quest) + len(plus) + len(policy_reference.unicaim_cases(7, n, head))
+        total = len(cases) + len(quest) + len(circuit) + len(plus)
         return not bad, "\n".join(bad) or f"{total} sequences of {n} steps"
 
     @add("pinned-greedy-story")

@@ -267,6 +267,7 @@ def unicaim_plus_cases(seed, n):
         out.append((spec, prompt, *run_unicaim_plus(budget, prompt, n, rng, **knobs)))
     return out
 
+
 def script(targets, head):
     """kv_trace's input: position p's key is direction p, its query points
     at TARGETS[p]'s key."""
