@@ -14,7 +14,9 @@ LLM_LIB_SRCS := $(wildcard firmware/lib/llm/*.c firmware/lib/kv/*.c) firmware/li
 LLM_LIB_HDRS := $(wildcard firmware/lib/llm/*.h firmware/lib/kv/*.h firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h \
                 $(GEN)/ucm_arrays.h
 
-$(LLM_IMAGE): tools/llm/convert.py $(MODEL) $(TOKENIZER) | deps
+# The converter and the image format it writes (every image depends on both).
+CONVERT_SRCS := $(addprefix tools/llm/,convert.py image_format.py gguf_reader.py bpe_tables.py llama2c_reader.py)
+$(LLM_IMAGE): $(CONVERT_SRCS) $(MODEL) $(TOKENIZER) | deps
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,CONVERT,$@)$(PYTHON) tools/llm/convert.py $(MODEL) $(TOKENIZER) -o $@
 

@@ -9,7 +9,7 @@ RETR_HELDOUT   := $(RETR_BUILD)/heldout.tasks
 TORCH_PACKAGES := python3-torch libopenblas0-pthread
 TORCH_STAMP    := $(BUILD)/.torch-ok
 
-$(RETR_IMAGE): tools/llm/convert.py $(RETR_MODEL) $(RETR_TOKENIZER) | deps
+$(RETR_IMAGE): $(CONVERT_SRCS) $(RETR_MODEL) $(RETR_TOKENIZER) | deps
 	@mkdir -p $(RETR_BUILD)
 	$(call quiet,CONVERT,$@)$(PYTHON) tools/llm/convert.py $(RETR_MODEL) $(RETR_TOKENIZER) -o $@
 

@@ -3,11 +3,13 @@ RTL_PKGS := $(GEN)/soc_regs_pkg.sv rtl/bus/soc_bus_pkg.sv rtl/core/cpu_pkg.sv rt
 RTL_CORE := $(filter-out rtl/core/cpu_pkg.sv,$(wildcard rtl/core/*.sv))
 RTL_UCM  := $(filter-out rtl/unicaim/ucm_pkg.sv,$(wildcard rtl/unicaim/*.sv))
 RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
-            rtl/bus/soc_xbar.sv rtl/bus/ext_arbiter.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) rtl/soc/soc_top.sv
+            rtl/bus/soc_xbar.sv rtl/bus/ext_arbiter.sv $(wildcard rtl/periph/*/*.sv) $(RTL_UCM) $(wildcard rtl/mvu/*.sv) \
+            rtl/soc/soc_top.sv
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
 # The external memory on its own (the simulator's Vext model).
 EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/common/cdc_handshake.sv rtl/mem/dcache.sv \
-               rtl/mem/sdram_ctrl.sv rtl/mem/litedram_port.sv rtl/mem/ext_mem.sv
+               rtl/mem/sdram_ctrl.sv rtl/mem/litedram_port.sv rtl/mem/mem_port_arbiter.sv $(wildcard rtl/mvu/*.sv) \
+               rtl/mem/ext_mem.sv
 VLT_WAIVERS := rtl/lint_waivers.vlt
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and
@@ -16,4 +18,6 @@ lint: deps $(GEN)/soc_regs_pkg.sv
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GExternalMemory="1'b1"
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GMvu="1'b1"
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1"
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1" -GMvu="1'b1"

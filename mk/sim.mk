@@ -28,7 +28,7 @@ SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 # ExternalMemory), unless $(5) keeps it inside the SoC as on the boards.
 # With $(6) (and $(5)) the SoC has LiteDRAM's port (Litedram) and the
 # harness a functional DRAM of SIM_NATIVE bytes on it (NativeDram).
-SIM_EXT_G := -GClkHz=$(SIM_CLK_HZ) -GSdramBytes=$(SIM_SDRAM)
+SIM_EXT_G := -GClkHz=$(SIM_CLK_HZ) -GSdramBytes=$(SIM_SDRAM) -GMvu=1
 define SIM_RULE
 $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
@@ -41,7 +41,7 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | 
 	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert $(if $(6),$(SIM_UNROLL)) \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
-	  -GSdramBytes=$(if $(6),$(SIM_NATIVE),$(SIM_SDRAM)) $(if $(6),-GLitedram=1) $(3) \
+	  -GSdramBytes=$(if $(6),$(SIM_NATIVE),$(SIM_SDRAM)) -GMvu=1 $(if $(6),-GLitedram=1) $(3) \
 	  $(if $(4),-GExternalArray=1) $(if $(5),,-GExternalMemory=1) \
 	  -CFLAGS "-std=c++17 -DSIM_CLK_HZ=$(SIM_CLK_HZ) -DSIM_BAUD=$(2) -DSIM_RAM_BYTES=$(SIM_RAM) \
 	    -DSIM_ROM_BYTES=$(SIM_ROM) -DSIM_SDRAM_BYTES=$(if $(6),$(SIM_NATIVE),$(SIM_SDRAM)) $(if $(6),-DSIM_NATIVE_DRAM) \

@@ -16,7 +16,6 @@ SMOL_REQS    := tools/llm/requirements-gguf.txt
 SMOL_DEV_TEXT  := /usr/share/common-licenses
 SMOL_TEST_TEXT := /usr/share/games/fortunes
 SMOL_TEXT_STAMP := $(BUILD)/.fortunes-ok
-CONVERT_SRCS := $(addprefix tools/llm/,convert.py image_format.py gguf_reader.py bpe_tables.py llama2c_reader.py)
 
 $(SMOL_VENV)/.stamp: $(SMOL_REQS) | deps
 	@mkdir -p $(SMOL_BUILD)
@@ -83,7 +82,8 @@ $(BENCH_DIR)/smol_host.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host tools/llm/host_s
 
 # ---------------------------------------------------------------- on the SoC
 # llm_smol.elf: the llm console with SmolLM2 -- code, stack and small
-# buffers in 128 KiB of RAM (the Arty's DDR3 build has that much), the
+# buffers in 128 KiB of RAM (the Arty's DDR3 build has that much; the
+# console, main.c, optimised for size: none of the inner loops), the
 # model image (170 MB) and the state (a 1024-position context, prompts
 # read 8 positions a pass: 26.9 MB) in external memory. The fast
 # simulator's sim_smol (mk/sim.mk: 256 MB on LiteDRAM's port, SmolLM2's
@@ -92,7 +92,7 @@ SMOL_FW_DEFS := -DLLM_BUFFERS_IN_EXT -DLLM_MAX_CONTEXT=1024 -DLLM_BATCH=8 -DLLM_
                 -DLLM_MAX_VOCAB=49152 -DLLM_MAX_PIECE=256
 $(FW_BUILD)/obj/llm_smol_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/smollm2.mk | deps
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(SMOL_FW_DEFS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -Os $(SMOL_FW_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/obj/llm_smol_model.o: firmware/apps/llm/model_blob.S $(SMOL_IMAGE) | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(SMOL_IMAGE))"' -c $< -o $@

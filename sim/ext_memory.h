@@ -7,7 +7,7 @@
 // read at the core's address only for a request that follows. So a cycle
 // is evaluated when the core is addressing the region (the cache reads its
 // RAMs at that address), a request arrives, a refresh falls due, or the
-// cache, its prefetch or the controller is still busy, and for a few cycles
+// cache, its prefetch, the matrix-vector unit or the controller is still busy, and for a few cycles
 // after; the cycles skipped would have left every register as it was. Tracing
 // evaluates it every cycle. Its outputs come from its registers; the SoC takes their
 // new values at the same edge (soc_top registers them again), so they are
@@ -79,7 +79,8 @@ class ExtMemory {
            r->ext_mem__DOT__u_dcache__DOT__pf_state_q != 0 ||  // a prefetch waiting or reading
            r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__state_q != kCtrlIdle ||
            r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__rd_pipe_q ||
-           r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__refresh_due_q || m_->rvalid_o;
+           r->ext_mem__DOT__g_sdram__DOT__u_sdram__DOT__refresh_due_q || m_->rvalid_o ||
+           r->ext_mem__DOT__g_mvu__DOT__u_mvu__DOT__run_q;  // the matrix-vector unit's run (its reads, rows)
   }
   bool awake(uint16_t now) const {
     // (settle_ counts down in evaluated cycles; a refresh falling due makes it busy.)

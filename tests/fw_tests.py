@@ -81,6 +81,17 @@ def collect(build, run):
               "cache maintenance (32-byte lines): ok" in out and "violated" not in err)
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("mvu")
+    def _():
+        # The matrix-vector unit against its definition written from the
+        # image layout's accessors (tests/firmware/mvu): shapes of 1-64
+        # groups and 1-17 tiles, operand extremes, results read late while
+        # the core's misses share the memory port; misuse flagged and dropped.
+        rc, out, err = sim_run(os.path.join(fw, "test_mvu.elf"), extra=["--max-cycles", "200000000"])
+        m = re.search(r"^mvu: (\d+) checks, (\d+) failures", out, re.M)
+        ok = rc == 0 and m and int(m.group(1)) >= 1500 and m.group(2) == "0" and "mvu PASS" in out
+        return ok, f"rc={rc}\n{out[-1500:]}{err[-300:]}"
+
     @add("sdram-beside-the-soc-matches-inside")
     def _():
         # The simulator evaluates the cache and controller as a model of their

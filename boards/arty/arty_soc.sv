@@ -71,7 +71,8 @@ module arty_soc #(
     .UcmAdcBits  (UcmAdcBits),
     .UcmAdcCount (UcmAdcCount),
     .SdramBytes  (Ddr3 ? 256 * 1024 * 1024 : 0),
-    .Litedram    (Ddr3)
+    .Litedram    (Ddr3),
+    .Mvu         (Ddr3)  // SmolLM2's weights stream from the DDR3
   ) u_soc (
     .clk_i         (clk),
     .rst_ni        (rst_n),

@@ -7,7 +7,10 @@
 // External memory gets the request as the core issues it (its cache looks
 // the tag up in that cycle) and answers when it can: until ext_rvalid_i the
 // core sees dbus_rvalid_o low and holds, making no request (one access at a
-// time); every other device answers the next cycle.
+// time); every other device answers the next cycle. The matrix-vector
+// unit's region (MVU) goes the same way, its address XORed with EXT_BASE
+// like memory's (so above any memory offset): the unit sits beside the
+// cache, on the memory's port.
 // Peripherals get the request registered here and answer combinationally in
 // the next cycle -- the same one-cycle latency as the block RAMs, which
 // register their address internally -- so no peripheral logic sits behind
@@ -20,7 +23,8 @@ module soc_xbar
   parameter int unsigned RamBytes  = 65536,
   parameter int unsigned NumPeriph = 4,
   parameter bit          HasArray  = 1'b1, // the ARRAY region answers
-  parameter int unsigned ExtBytes  = 0      // external memory at EXT_BASE (0: none)
+  parameter int unsigned ExtBytes  = 0,     // external memory at EXT_BASE (0: none)
+  parameter bit          HasMvu    = 1'b0    // the MVU region answers (beside external memory, on its port)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -134,6 +138,8 @@ module soc_xbar
     else if (HasArray && in_region(dbus_req_i.addr, soc_regs_pkg::ARRAY_BASE,
                                    soc_regs_pkg::ARRAY_SIZE))              dsel = SEL_ARRAY;
     else if (ExtBytes != 0 && in_region(dbus_req_i.addr, soc_regs_pkg::EXT_BASE, ExtBytes))
+                                                                           dsel = SEL_EXT;
+    else if (HasMvu && ExtBytes != 0 && in_region(dbus_req_i.addr, soc_regs_pkg::MVU_BASE, soc_regs_pkg::MVU_SIZE))
                                                                            dsel = SEL_EXT;
     else                                                                   dsel = SEL_NONE;
   end

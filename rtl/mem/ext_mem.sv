@@ -6,6 +6,10 @@
 // ExternalMemory), only in the cycles it can change: nothing in it moves
 // without a request, a refresh falling due (against now_i) or a transfer in
 // flight (docs/soc.md).
+// With Mvu the matrix-vector unit (rtl/mvu) sits beside the cache: the bus
+// sends its region here too (the address XORed with EXT_BASE, as memory's),
+// and it reads the weights on the controller's port, which the cache shares
+// (mem_port_arbiter).
 module ext_mem
 #(
   parameter int unsigned ClkHz           = 50_000_000,
@@ -14,6 +18,7 @@ module ext_mem
   parameter int unsigned DcacheBytes     = 8192,
   parameter int unsigned DcacheLineBytes = 32,
   parameter bit          Litedram        = 1'b0,
+  parameter bit          Mvu             = 1'b0,
   localparam int unsigned AddrW          = $clog2(SdramBytes / 4)
 ) (
   input  logic                  clk_i,
@@ -47,33 +52,116 @@ module ext_mem
   /* verilator lint_on UNUSEDSIGNAL */
 );
 
+  // The controller's port.
   logic             cmd_valid, cmd_ready, cmd_we, wdata_ready, rdata_valid;
   logic [AddrW-1:0] cmd_addr;
   logic [3:0]       cmd_words_m1, wbe;
   logic [31:0]      wdata, rdata;
+  // The cache's side of it.
+  logic             cache_cmd_valid, cache_cmd_ready, cache_cmd_we, cache_rdata_valid;
+  logic [AddrW-1:0] cache_cmd_addr;
+  logic [3:0]       cache_cmd_words_m1;
+
+  soc_bus_pkg::bus_req_t cache_req;
+  soc_bus_pkg::bus_rsp_t cache_rsp;
+  logic                  cache_rvalid;
 
   dcache #(.SizeBytes(DcacheBytes), .LineBytes(DcacheLineBytes), .AddrW(AddrW)) u_dcache (
     .clk_i,
     .rst_ni,
-    .req_i,
-    .rsp_o,
-    .rvalid_o,
+    .req_i          (cache_req),
+    .rsp_o          (cache_rsp),
+    .rvalid_o       (cache_rvalid),
     .hits_o,
     .misses_o,
-    .cmd_valid_o    (cmd_valid),
-    .cmd_ready_i    (cmd_ready),
-    .cmd_we_o       (cmd_we),
-    .cmd_addr_o     (cmd_addr),
-    .cmd_words_m1_o (cmd_words_m1),
+    .cmd_valid_o    (cache_cmd_valid),
+    .cmd_ready_i    (cache_cmd_ready),
+    .cmd_we_o       (cache_cmd_we),
+    .cmd_addr_o     (cache_cmd_addr),
+    .cmd_words_m1_o (cache_cmd_words_m1),
     .wdata_o        (wdata),
     .wbe_o          (wbe),
     .wdata_ready_i  (wdata_ready),
     .rdata_i        (rdata),
-    .rdata_valid_i  (rdata_valid)
+    .rdata_valid_i  (cache_rdata_valid)
   );
 
+  if (Mvu) begin : g_mvu
+    // The unit's region, as the bus sends it (see soc_xbar).
+    localparam logic [31:0] MvuAt = soc_regs_pkg::MVU_BASE ^ soc_regs_pkg::EXT_BASE;
+    logic                  in_mvu, mvu_cmd_valid, mvu_cmd_ready, mvu_rdata_valid, mvu_rvalid;
+    logic [AddrW-1:0]      mvu_cmd_addr;
+    logic [3:0]            mvu_cmd_words_m1;
+    soc_bus_pkg::bus_req_t mvu_req;
+    soc_bus_pkg::bus_rsp_t mvu_rsp;
+
+    assign in_mvu = (req_i.addr & ~(soc_regs_pkg::MVU_SIZE - 1)) == MvuAt;
+    always_comb begin
+      cache_req     = req_i;
+      cache_req.req = req_i.req && !in_mvu;
+      mvu_req       = req_i;
+      mvu_req.req   = req_i.req && in_mvu;
+      mvu_req.addr  = req_i.addr & (soc_regs_pkg::MVU_SIZE - 1);
+    end
+    assign rsp_o    = mvu_rvalid ? mvu_rsp : cache_rsp;
+    assign rvalid_o = cache_rvalid || mvu_rvalid;
+
+    mvu #(.AddrW(AddrW)) u_mvu (
+      .clk_i,
+      .rst_ni,
+      .req_i          (mvu_req),
+      .rsp_o          (mvu_rsp),
+      .rvalid_o       (mvu_rvalid),
+      /* verilator lint_off PINCONNECTEMPTY */  // the simulator reads it inside
+      .busy_o         (),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .cmd_valid_o    (mvu_cmd_valid),
+      .cmd_ready_i    (mvu_cmd_ready),
+      .cmd_addr_o     (mvu_cmd_addr),
+      .cmd_words_m1_o (mvu_cmd_words_m1),
+      .rdata_i        (rdata),
+      .rdata_valid_i  (mvu_rdata_valid)
+    );
+
+    mem_port_arbiter #(.AddrW(AddrW)) u_arbiter (
+      .clk_i,
+      .rst_ni,
+      .cache_cmd_valid_i    (cache_cmd_valid),
+      .cache_cmd_ready_o    (cache_cmd_ready),
+      .cache_cmd_we_i       (cache_cmd_we),
+      .cache_cmd_addr_i     (cache_cmd_addr),
+      .cache_cmd_words_m1_i (cache_cmd_words_m1),
+      .cache_rdata_valid_o  (cache_rdata_valid),
+      .mvu_cmd_valid_i      (mvu_cmd_valid),
+      .mvu_cmd_ready_o      (mvu_cmd_ready),
+      .mvu_cmd_addr_i       (mvu_cmd_addr),
+      .mvu_cmd_words_m1_i   (mvu_cmd_words_m1),
+      .mvu_rdata_valid_o    (mvu_rdata_valid),
+      .cmd_valid_o          (cmd_valid),
+      .cmd_ready_i          (cmd_ready),
+      .cmd_we_o             (cmd_we),
+      .cmd_addr_o           (cmd_addr),
+      .cmd_words_m1_o       (cmd_words_m1),
+      .rdata_valid_i        (rdata_valid),
+      /* verilator lint_off PINCONNECTEMPTY */  // the simulator reads it inside
+      .busy_o               ()
+      /* verilator lint_on PINCONNECTEMPTY */
+    );
+  end else begin : g_no_mvu
+    assign cache_req         = req_i;
+    assign rsp_o             = cache_rsp;
+    assign rvalid_o          = cache_rvalid;
+    assign cmd_valid         = cache_cmd_valid;
+    assign cache_cmd_ready   = cmd_ready;
+    assign cmd_we            = cache_cmd_we;
+    assign cmd_addr          = cache_cmd_addr;
+    assign cmd_words_m1      = cache_cmd_words_m1;
+    assign cache_rdata_valid = rdata_valid;
+  end
+
   if (Litedram) begin : g_litedram
-    litedram_port #(.AddrW(AddrW), .LineWords(DcacheLineBytes / 4)) u_port (
+    // The unit's commands are 16 words; the cache's a line.
+    litedram_port #(.AddrW(AddrW), .LineWords(Mvu ? 16 : DcacheLineBytes / 4)) u_port (
       .clk_i,
       .rst_ni,
       .cmd_valid_i    (cmd_valid),

@@ -11,9 +11,11 @@
 // command to the controller's side, which issues its native commands back
 // to back and moves their data in order (the controller's queue and bank
 // machines overlap them), and one answer comes back -- after the last
-// write word is taken, or with a read's words, which the SoC's side then
-// gives out one a cycle. A line thus costs one round trip across the
-// clocks, not one per native word (docs/soc.md).
+// write word is taken, or with a read's words, which the SoC's side copies
+// and then gives out one a cycle while it takes the next command: a line
+// thus costs one round trip across the clocks, not one per native word,
+// and a stream of reads (the matrix-vector unit's) overlaps each round trip
+// with the words of the read before (docs/soc.md).
 module litedram_port
 #(
   parameter int unsigned AddrW     = 26,  // word address bits of the memory (256 MB)
@@ -42,7 +44,7 @@ module litedram_port
   input  soc_bus_pkg::dram_native_rsp_t       native_i
 );
 
-  typedef enum logic [1:0] { S_IDLE, S_GATHER, S_WAIT, S_SCATTER } state_e;
+  typedef enum logic [1:0] { S_IDLE, S_GATHER, S_WAIT } state_e;
 
   localparam int unsigned CountW = $clog2(NativeWords + 1);
 
@@ -56,7 +58,11 @@ module litedram_port
   logic [3:0]              word_q, last_q;
   logic [32*LineWords-1:0] wbuf_q;
   logic [4*LineWords-1:0]  wbe_q;
-  logic                    start, done;
+  logic                    start, done, answered_q, answered;
+  // The read being given out: its words (a copy of rbuf_q), the next, the last.
+  logic                    scatter_q, take_words;
+  logic [32*LineWords-1:0] sbuf_q;
+  logic [3:0]              sword_q, slast_q;
 
   // The controller's side. rbuf_q stays still from the answer until the
   // next request, and the SoC's side reads it.
@@ -71,7 +77,10 @@ module litedram_port
 
   assign cmd_ready_o   = state_q == S_IDLE;
   assign wdata_ready_o = state_q == S_GATHER;
-  assign rdata_valid_o = state_q == S_SCATTER;
+  assign rdata_valid_o = scatter_q;
+  // A read's answer is taken once the words before it are out.
+  assign answered      = done || answered_q;
+  assign take_words    = state_q == S_WAIT && answered && !we_q && !scatter_q;
   assign start         = (state_q == S_IDLE && cmd_valid_i && !cmd_we_i) ||
                          (state_q == S_GATHER && word_q == last_q);
 
@@ -80,19 +89,20 @@ module litedram_port
   always_comb begin
     rdata_o = '0;
     for (int unsigned w = 0; w < LineWords; w++)
-      if (word_q == 4'(w)) rdata_o = rbuf_q[32*w +: 32];
+      if (sword_q == 4'(w)) rdata_o = sbuf_q[32*w +: 32];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= S_IDLE;
-      we_q    <= 1'b0;
-      addr_q  <= '0;
-      count_q <= '0;
-      word_q  <= '0;
-      last_q  <= '0;
-      wbuf_q  <= '0;
-      wbe_q   <= '0;
+      state_q    <= S_IDLE;
+      answered_q <= 1'b0;
+      we_q       <= 1'b0;
+      addr_q     <= '0;
+      count_q    <= '0;
+      word_q     <= '0;
+      last_q     <= '0;
+      wbuf_q     <= '0;
+      wbe_q      <= '0;
     end else begin
       unique case (state_q)
         S_IDLE: if (cmd_valid_i) begin
@@ -112,16 +122,29 @@ module litedram_port
           word_q <= word_q + 1'b1;
           if (word_q == last_q) state_q <= S_WAIT;
         end
-        S_WAIT: if (done) begin
-          word_q  <= '0;
-          state_q <= we_q ? S_IDLE : S_SCATTER;
-        end
-        S_SCATTER: begin
-          word_q <= word_q + 1'b1;
-          if (word_q == last_q) state_q <= S_IDLE;
+        S_WAIT: begin
+          answered_q <= answered && !(we_q || take_words);
+          if (answered && (we_q || take_words)) state_q <= S_IDLE;
         end
         default: state_q <= S_IDLE;
       endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      scatter_q <= 1'b0;
+      sbuf_q    <= '0;
+      sword_q   <= '0;
+      slast_q   <= '0;
+    end else if (take_words) begin
+      scatter_q <= 1'b1;
+      sbuf_q    <= rbuf_q;
+      sword_q   <= '0;
+      slast_q   <= last_q;
+    end else if (scatter_q) begin
+      sword_q <= sword_q + 1'b1;
+      if (sword_q == slast_q) scatter_q <= 1'b0;
     end
   end
 

@@ -45,6 +45,8 @@ module soc_top
   parameter int unsigned DcacheLineBytes = 32,
   parameter int unsigned IcacheBytes = 4096,
   parameter bit          ExternalMemory = 1'b0,
+  // The matrix-vector unit beside the data cache (rtl/mvu; with SdramBytes).
+  parameter bit          Mvu         = 1'b0,
   parameter bit          Litedram    = 1'b0,
   parameter bit          LitedramModel = 1'b0  // on LiteDRAM's simulation core (DRAMCTL STATUS.PHY_MODEL)
 ) (
@@ -165,7 +167,8 @@ module soc_top
     .RamBytes  (RamBytes),
     .NumPeriph (NumPeriph),
     .HasArray  (UcmBanks != 0),
-    .ExtBytes  (SdramBytes)
+    .ExtBytes  (SdramBytes),
+    .HasMvu    (Mvu)
   ) u_xbar (
     .clk_i,
     .rst_ni,
@@ -286,7 +289,7 @@ module soc_top
     .RomBytes (RomBytes),
     .ExtBytes (SdramBytes),
     .DcacheLineBytes (SdramBytes != 0 ? DcacheLineBytes : 0),
-    .Features ({28'b0, SdramBytes != 0 && Litedram, SdramBytes != 0, UcmBanks != 0, Sim})
+    .Features ({27'b0, SdramBytes != 0 && Mvu, SdramBytes != 0 && Litedram, SdramBytes != 0, UcmBanks != 0, Sim})
   ) u_sysctl (
     .clk_i,
     .rst_ni,
@@ -407,7 +410,8 @@ module soc_top
       .SdramCasLatency (SdramCasLatency),
       .DcacheBytes     (DcacheBytes),
       .DcacheLineBytes (DcacheLineBytes),
-      .Litedram        (Litedram)
+      .Litedram        (Litedram),
+      .Mvu             (Mvu)
     ) u_ext_mem (
       .clk_i,
       .rst_ni,

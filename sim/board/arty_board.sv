@@ -43,7 +43,7 @@ module arty_board #(
     .RamInit (RamInit), .RomInit (RomInit), .Sim (1'b0),
     .UcmBanks (UcmBanks), .UcmSlots (UcmSlots), .UcmDim (UcmDim), .UcmLanes (UcmLanes),
     .UcmCellBits (UcmCellBits), .UcmQBits (UcmQBits), .UcmAdcBits (UcmAdcBits), .UcmAdcCount (UcmAdcCount),
-    .SdramBytes (SdramBytes), .Litedram (1'b1), .LitedramModel (1'b1)
+    .SdramBytes (SdramBytes), .Litedram (1'b1), .Mvu (1'b1), .LitedramModel (1'b1)
   ) u_soc (
     .clk_i (clk), .rst_ni (rst_n), .boot_addr_i (soc_regs_pkg::ROM_BASE), .tohost_addr_i (32'h0),
     .uart_rx_i (uart_txd_in), .uart_tx_o (uart_rxd_out), .uart_rts_no (),

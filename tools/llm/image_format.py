@@ -14,7 +14,10 @@ four rows and hands each word of weights to one packed dot product.
 Sections: embedding, layers (per layer: attention norm, wq, wk, wv, wo, FFN
 norm, w1, w2, w3), final norm, classifier (absent when tied to the
 embedding), RoPE cos/sin in Q14 for every position, tokenizer, chat
-template. Norm gains are Q16.
+template. Norm gains are Q16. A Grouped matrix starts at a multiple of
+GROUPED_ALIGN bytes from the image's start (zeros before it), and so do its
+scales after the codes: the SoC's matrix-vector unit reads both in 64-byte
+bursts (docs/soc.md).
 """
 import dataclasses
 import struct
@@ -23,12 +26,13 @@ import zlib
 import numpy as np
 
 MAGIC = b"UCLM"
-VERSION = 3
+VERSION = 4
 HEADER_WORDS = 32
 Q_NORM = 16
 Q_SCALE = 24
 Q_ROPE = 14
 GROUP = 32  # columns per scale of a Grouped matrix (GGUF's block)
+GROUPED_ALIGN = 64
 
 # Header words after the magic, in order (llm_model.c's enum).
 HEADER_FIELDS = ["version", "header_bytes", "total_bytes", "crc", "dim", "hidden_dim", "n_layers", "n_heads",
@@ -221,26 +225,51 @@ def rope_tables(cfg):
     return np.rint(np.stack([np.cos(angle), np.sin(angle)]) * (1 << Q_ROPE)).astype("<i2").tobytes()
 
 
+class _Body:
+    """The image after its header, laid out in order: each part padded to a
+    word, a Grouped matrix aligned to GROUPED_ALIGN bytes of the image."""
+
+    def __init__(self, start):
+        self.parts, self.offset = [], start
+
+    def put(self, b):
+        b = pad4(b)
+        self.parts.append(b)
+        self.offset += len(b)
+
+    def matrix(self, name, m):
+        if isinstance(m, Grouped):
+            self.put(b"\0" * (-self.offset % GROUPED_ALIGN))
+        self.put(matrix_bytes(name, m))
+
+
 def build_image(model):
     cfg, w = model.cfg, model.weights
-    sections = {"embed": matrix_bytes("token_embedding", w["token_embedding"])}
-    layers = []
+    header_bytes = 4 * HEADER_WORDS
+    body, offs = _Body(header_bytes), {}
+    offs["embed"] = body.offset
+    body.matrix("token_embedding", w["token_embedding"])
+    offs["layers"] = body.offset
     for l in range(cfg["n_layers"]):
-        layers.append(fixed(f"rms_att[{l}]", w["rms_att"][l], Q_NORM))
+        body.put(fixed(f"rms_att[{l}]", w["rms_att"][l], Q_NORM))
         for name in ("wq", "wk", "wv", "wo"):
-            layers.append(matrix_bytes(f"{name}[{l}]", w[name][l]))
-        layers.append(fixed(f"rms_ffn[{l}]", w["rms_ffn"][l], Q_NORM))
+            body.matrix(f"{name}[{l}]", w[name][l])
+        body.put(fixed(f"rms_ffn[{l}]", w["rms_ffn"][l], Q_NORM))
         for name in ("w1", "w2", "w3"):
-            layers.append(matrix_bytes(f"{name}[{l}]", w[name][l]))
-    sections["layers"] = b"".join(pad4(x) for x in layers)
-    sections["final_norm"] = fixed("rms_final", w["rms_final"], Q_NORM)
+            body.matrix(f"{name}[{l}]", w[name][l])
+    offs["final_norm"] = body.offset
+    body.put(fixed("rms_final", w["rms_final"], Q_NORM))
     if w["classifier"] is not None:
-        sections["classifier"] = matrix_bytes("classifier", w["classifier"])
-    sections["rope"] = rope_tables(cfg)
+        offs["classifier"] = body.offset
+        body.matrix("classifier", w["classifier"])
+    offs["rope"] = body.offset
+    body.put(rope_tables(cfg))
     bpe = isinstance(model.tokenizer, BpeTokenizer)
-    sections["tokenizer"] = bpe_section(model.tokenizer) if bpe else scores_section(model.tokenizer)
+    offs["tokenizer"] = body.offset
+    body.put(bpe_section(model.tokenizer) if bpe else scores_section(model.tokenizer))
     if model.chat_system:
-        sections["chat"] = struct.pack("<I", len(model.chat_system)) + model.chat_system + b"\0"
+        offs["chat"] = body.offset
+        body.put(struct.pack("<I", len(model.chat_system)) + model.chat_system + b"\0")
 
     grouped = [isinstance(m, Grouped) for m in [w["token_embedding"], *w["wq"], *w["w2"]]]
     if any(grouped) and not all(grouped):
@@ -249,15 +278,7 @@ def build_image(model):
     if not 0 < eps < 1 << 31:
         raise ConvertError(f"RMSNorm epsilon {cfg['norm_eps']:g} is outside the firmware's Q32 range")
 
-    header_bytes = 4 * HEADER_WORDS
-    offset, offs, body = header_bytes, {}, b""
-    for name in ("embed", "layers", "final_norm", "classifier", "rope", "tokenizer", "chat"):
-        if name in sections:
-            offs[name] = offset
-            blob = pad4(sections[name])
-            body += blob
-            offset += len(blob)
-    fields = dict(version=VERSION, header_bytes=header_bytes, total_bytes=offset, crc=0,
+    fields = dict(version=VERSION, header_bytes=header_bytes, total_bytes=body.offset, crc=0,
                   shared_classifier=int(w["classifier"] is None), off_embed=offs["embed"],
                   off_layers=offs["layers"], off_final=offs["final_norm"],
                   off_classifier=offs.get("classifier", offs["embed"]), off_rope=offs["rope"],
@@ -269,7 +290,7 @@ def build_image(model):
         fields[key] = cfg[key]
     header = MAGIC + struct.pack(f"<{len(HEADER_FIELDS)}I", *[fields[k] for k in HEADER_FIELDS])
     header += b"\0" * (header_bytes - len(header))
-    image = bytearray(header + body)
+    image = bytearray(header + b"".join(body.parts))
     crc = zlib.crc32(bytes(image)) & 0xFFFFFFFF
     struct.pack_into("<I", image, 16, crc)  # word 4 (after magic, version, header_bytes, total)
     return bytes(image)

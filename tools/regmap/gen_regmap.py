@@ -24,6 +24,11 @@ def load(path):
         for w in blk["window"]:
             w.setdefault("fields", [])
         blk.setdefault("const", [])
+        # A block filling a region of its name (MVU) takes the region's BASE.
+        region = next((r for r in spec.get("region", []) if r["name"] == blk["name"]), None)
+        if region and region["base"] != blk["base"]:
+            sys.exit(f"{path}: block {blk['name']} is not at its region's base")
+        blk["own_base"] = region is None
     return spec
 
 
@@ -61,7 +66,8 @@ def gen_c(spec, guard):
     for blk in spec.get("block", []):
         b = blk["name"]
         out.append(f"/* {b}: {blk['desc']} */")
-        out.append(f"#define {b}_BASE 0x{blk['base']:08x}")
+        if blk["own_base"]:
+            out.append(f"#define {b}_BASE 0x{blk['base']:08x}")
         for reg in blk["reg"]:
             r = f"{b}_{reg['name']}"
             out.append(f"#define {r}_OFFSET 0x{reg['offset']:02x}")
@@ -88,7 +94,8 @@ def gen_sv(spec, pkg):
     for blk in spec.get("block", []):
         b = blk["name"]
         out.append(f"  // {b}")
-        out.append(f"  localparam logic [31:0] {b}_BASE = 32'h{blk['base']:08x};")
+        if blk["own_base"]:
+            out.append(f"  localparam logic [31:0] {b}_BASE = 32'h{blk['base']:08x};")
         for reg in blk["reg"]:
             r = f"{b}_{reg['name']}"
             out.append(f"  localparam logic [11:0] {r}_OFFSET = 12'h{reg['offset']:03x};")

@@ -13,6 +13,7 @@
 #include "kv_policy.h"
 #include "llm_context.h"
 #include "llm_model.h"
+#include "mvu_matmul.h"
 #include "sampler.h"
 #include "soc_regs.h"
 #include "sysctl.h"
@@ -44,6 +45,9 @@
 #endif
 #ifndef LLM_BATCH
 #define LLM_BATCH 1 /* prompt tokens a forward pass reads (the state grows with it) */
+#endif
+#ifndef LLM_MVU
+#define LLM_MVU 1 /* grouped products on the matrix-vector unit (0: a build for RAM alone leaves its code out) */
 #endif
 #ifndef LLM_MAX_PIECE
 #define LLM_MAX_PIECE 64 /* the longest tokenizer piece the console encodes with */
@@ -80,6 +84,7 @@ static size_t prompt_len;
 static int prompt_tokens[sizeof prompt_text + 2] BUFFER; /* the encoder starts from one token per byte */
 static ucm_t array;
 static int array_ok; /* the SoC has the block and it fits the model */
+static int mvu_available; /* grouped weights in external memory and the unit to read them */
 static ucm_config_t device; /* the array's settings (kv_device_defaults + the device command) */
 
 typedef struct {
@@ -409,8 +414,28 @@ static int cmd_model(int argc, char **argv) {
   printf("model: dim %d, hidden %d, %d layers, %d heads (%d kv), vocab %d, context %d, image %lu bytes\n",
          model.dim, model.hidden_dim, model.n_layers, model.n_heads, model.n_kv_heads, model.vocab_size,
          model.seq_len, (unsigned long)model.image_bytes);
+  if (LLM_MVU) printf("matrix-vector unit: %s\n", mvu_matmul_enabled() ? "on" : mvu_available ? "off" : "not used");
   return 0;
 }
+
+#if LLM_MVU
+/* The grouped products on the matrix-vector unit or on the core (the same
+   integers either way; a cycle comparison). */
+static int cmd_mvu(int argc, char **argv) {
+  if (argc == 2 && (!strcmp(argv[1], "on") || !strcmp(argv[1], "off"))) {
+    if (!mvu_available) {
+      printf("error: no matrix-vector unit for this model (none in the SoC, or the image is not in external memory)\n");
+      return 1;
+    }
+    mvu_matmul_enable(!strcmp(argv[1], "on"));
+  } else if (argc != 1) {
+    printf("usage: mvu [on | off]\n");
+    return 1;
+  }
+  printf("matrix-vector unit: %s\n", mvu_matmul_enabled() ? "on" : mvu_available ? "off" : "not used");
+  return 0;
+}
+#endif
 
 /* The policy, and what keeping everything means on banks smaller than the
    context: a window of the newest positions, not the reference. */
@@ -555,6 +580,9 @@ static int cmd_device(int argc, char **argv) {
 static const cmd_t commands[] = {
     {"help", "", "this list", console_cmd_help},
     {"model", "", "the model's shape", cmd_model},
+#if LLM_MVU
+    {"mvu", "[on | off]", "grouped matrix products on the matrix-vector unit or the core", cmd_mvu},
+#endif
     {"prompt", "[add words... | clear]", "gather a long prompt for the next story", cmd_prompt},
     {"story", "[-n N] [-t T] [-p P] [-s S] [--ids] [prompt]", "generate (greedy unless -t > 0); Ctrl-C stops it", cmd_story},
     {"chat", "[-n N] [-t T] [-p P] [-s S] [--ids] text", "the text as a user's turn of the chat template; N: the answer's tokens", cmd_chat},
@@ -594,6 +622,7 @@ int main(void) {
   }
   llm_state_init(&state, &model, arena, LLM_BATCH);
   state.clock = read_cycle;
+  mvu_available = LLM_MVU && model.embed.group && mvu_matmul_install(llm_model_image, len);
   const ucm_geom_t *g = &array.geom;
   array_ok = ucm_open_mmio(&array) == UCM_OK && kv_block_slices(g, model.n_layers, model.n_kv_heads, model.head_size) > 0;
   kv_device_defaults(&device);

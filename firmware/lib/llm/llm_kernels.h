@@ -1,9 +1,10 @@
-/* Kernels a host build may replace with vectorized versions of the same
-   integer arithmetic (tools/llm/host_kernels.c), to evaluate SmolLM2 at a
-   useful speed; the firmware never sets them, and a host run without them
-   uses the portable kernels. Each replacement must give bit-identical
-   results (tests compare both), and returns 0, or nonzero for a shape it
-   does not take (the portable kernel runs then). */
+/* Kernels a build may replace with faster versions of the same integer
+   arithmetic: the host's vectorized ones (tools/llm/host_kernels.c), to
+   evaluate SmolLM2 at a useful speed, and the SoC's matrix-vector unit
+   (firmware/lib/mvu); a run without them uses the portable kernels. Each
+   replacement must give bit-identical results (tests compare both), and
+   returns 0, or nonzero for a shape it does not take (the portable kernel
+   runs then). */
 #ifndef LLM_KERNELS_H
 #define LLM_KERNELS_H
 

@@ -29,12 +29,14 @@ static const void *take(cursor_t *c, size_t bytes) {
   return p;
 }
 
-/* A matrix: per-row scales then the tiles, or (GROUP) the tiles then a
-   scale and an offset per row and group. */
+/* A matrix: per-row scales then the tiles, or (GROUP) the tiles, at a
+   multiple of LLM_GROUPED_ALIGN bytes of the image, then a scale and an
+   offset per row and group. */
 static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols, int group) {
   llm_qmat_t q = {rows, cols, group, NULL, NULL};
   size_t row_tiles = (size_t)(rows + 3) / 4;
   if (!group) q.scale = take(c, (size_t)rows * 4);
+  if (group) take(c, (LLM_GROUPED_ALIGN - c->pos % LLM_GROUPED_ALIGN) % LLM_GROUPED_ALIGN);
   q.q = take(c, row_tiles * 4 * (size_t)llm_qmat_cols4(&q));
   if (group) q.scale = take(c, row_tiles * 4 * (size_t)(cols / group) * 8);
   return q;

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLM_IMAGE_VERSION 3 /* image_format.py's VERSION */
+#define LLM_IMAGE_VERSION 4 /* image_format.py's VERSION */
+#define LLM_GROUPED_ALIGN 64 /* a grouped matrix's offset in the image: a multiple of this */
 #define LLM_Q_NORM 16  /* RMSNorm gains */
 #define LLM_Q_SCALE 24 /* weight scales and offsets */
 #define LLM_Q_ROPE 14  /* RoPE cos/sin */
