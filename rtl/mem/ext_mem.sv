@@ -86,15 +86,19 @@ module ext_mem
     .rdata_valid_i  (cache_rdata_valid)
   );
 
-  if (Mvu) begin : g_mvu
-    // The unit's region, as the bus sends it (see soc_xbar).
-    localparam logic [31:0] MvuAt = soc_regs_pkg::MVU_BASE ^ soc_regs_pkg::EXT_BASE;
-    logic                  in_mvu, mvu_cmd_valid, mvu_cmd_ready, mvu_rdata_valid, mvu_rvalid;
-    logic [AddrW-1:0]      mvu_cmd_addr;
-    logic [3:0]            mvu_cmd_words_m1;
-    soc_bus_pkg::bus_req_t mvu_req;
-    soc_bus_pkg::bus_rsp_t mvu_rsp;
+  // The unit's region, as the bus sends it (see soc_xbar).
+  localparam logic [31:0] MvuAt = soc_regs_pkg::MVU_BASE ^ soc_regs_pkg::EXT_BASE;
 
+  // The unit's side (with Mvu; idle without).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                  in_mvu, mvu_cmd_valid, mvu_cmd_ready, mvu_rdata_valid, mvu_rvalid;
+  logic [AddrW-1:0]      mvu_cmd_addr;
+  logic [3:0]            mvu_cmd_words_m1;
+  soc_bus_pkg::bus_req_t mvu_req;
+  soc_bus_pkg::bus_rsp_t mvu_rsp;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  if (Mvu) begin : g_mvu
     assign in_mvu = (req_i.addr & ~(soc_regs_pkg::MVU_SIZE - 1)) == MvuAt;
     always_comb begin
       cache_req     = req_i;
@@ -148,6 +152,15 @@ module ext_mem
       /* verilator lint_on PINCONNECTEMPTY */
     );
   end else begin : g_no_mvu
+    assign in_mvu            = 1'b0;
+    assign mvu_req           = '0;
+    assign mvu_rsp           = '0;
+    assign mvu_rvalid        = 1'b0;
+    assign mvu_cmd_valid     = 1'b0;
+    assign mvu_cmd_ready     = 1'b0;
+    assign mvu_cmd_addr      = '0;
+    assign mvu_cmd_words_m1  = '0;
+    assign mvu_rdata_valid   = 1'b0;
     assign cache_req         = req_i;
     assign rsp_o             = cache_rsp;
     assign rvalid_o          = cache_rvalid;

@@ -34,9 +34,10 @@ module mem_port_arbiter
   output logic             busy_o
 );
 
-  // Reads in flight, head first: whose, and words left after this one.
-  logic [1:0] q_valid_q, q_mvu_q;
-  logic [3:0] q_left_q [2];
+  // Reads in flight, head first: whose, and words left after the one
+  // coming (head: left0, second: left1).
+  logic [1:0] q_valid_q, q_mvu_q, q_valid_d, q_mvu_d;
+  logic [3:0] q_left0_q, q_left1_q, q_left0_d, q_left1_d;
   logic       full, cache_sel, take, take_read, pop;
 
   assign full      = q_valid_q[1];
@@ -52,31 +53,30 @@ module mem_port_arbiter
 
   assign cache_rdata_valid_o = rdata_valid_i && !q_mvu_q[0];
   assign mvu_rdata_valid_o   = rdata_valid_i && q_mvu_q[0];
-  assign pop    = rdata_valid_i && q_left_q[0] == 0;
+  assign pop    = rdata_valid_i && q_left0_q == 0;
   assign busy_o = q_valid_q[0];
 
   // Shift out the head when its last word comes; append a read taken.
-  logic [1:0] q_valid_d, q_mvu_d;
-  logic [3:0] q_left_d [2];
   always_comb begin
     q_valid_d = q_valid_q;
     q_mvu_d   = q_mvu_q;
-    q_left_d  = q_left_q;
-    if (rdata_valid_i) q_left_d[0] = q_left_q[0] - 1'b1;
+    q_left0_d = rdata_valid_i ? q_left0_q - 1'b1 : q_left0_q;
+    q_left1_d = q_left1_q;
     if (pop) begin
       q_valid_d = {1'b0, q_valid_q[1]};
       q_mvu_d   = {1'b0, q_mvu_q[1]};
-      q_left_d  = '{q_left_q[1], 4'd0};
+      q_left0_d = q_left1_q;
+      q_left1_d = '0;
     end
     if (take_read) begin
       if (!q_valid_d[0]) begin
         q_valid_d[0] = 1'b1;
         q_mvu_d[0]   = !cache_sel;
-        q_left_d[0]  = cmd_words_m1_o;
+        q_left0_d    = cmd_words_m1_o;
       end else begin
         q_valid_d[1] = 1'b1;
         q_mvu_d[1]   = !cache_sel;
-        q_left_d[1]  = cmd_words_m1_o;
+        q_left1_d    = cmd_words_m1_o;
       end
     end
   end
@@ -85,11 +85,13 @@ module mem_port_arbiter
     if (!rst_ni) begin
       q_valid_q <= '0;
       q_mvu_q   <= '0;
-      q_left_q  <= '{default: '0};
+      q_left0_q <= '0;
+      q_left1_q <= '0;
     end else begin
       q_valid_q <= q_valid_d;
       q_mvu_q   <= q_mvu_d;
-      q_left_q  <= q_left_d;
+      q_left0_q <= q_left0_d;
+      q_left1_q <= q_left1_d;
     end
   end
 

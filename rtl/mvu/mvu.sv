@@ -44,18 +44,35 @@ module mvu
   input  logic [31:0]           rdata_i,
   input  logic                  rdata_valid_i
 );
-  import soc_regs_pkg::*;
-
   initial begin
     if (MaxGroups < 2 || MaxGroups > 255 || (1 << GroupW) != MaxGroups)
       $fatal(1, "mvu: MaxGroups = %0d (a power of two, 2..128)", MaxGroups);
     if (ResultDepth < 16 || ResultDepth > 255 || (1 << ResultW) != ResultDepth)
       $fatal(1, "mvu: ResultDepth = %0d (a power of two, 16..128)", ResultDepth);
-    if (MVU_X_WINDOW + MVU_X_WINDOW_SIZE != MVU_SIZE || MVU_X_WINDOW_SIZE != XEntries * 8)
+    if (soc_regs_pkg::MVU_X_WINDOW + soc_regs_pkg::MVU_X_WINDOW_SIZE != soc_regs_pkg::MVU_SIZE ||
+        soc_regs_pkg::MVU_X_WINDOW_SIZE != XEntries * 8)
       $fatal(1, "mvu: the X window must end the region and hold MaxGroups * 32 inputs");
   end
 
   localparam int unsigned PairWords = 80;  // 16 of parameters, 2 x 32 of codes
+
+  // Offsets in the region (regmap.toml).
+  localparam int unsigned OffW = $clog2(soc_regs_pkg::MVU_SIZE);
+  localparam logic [OffW-1:0] RegCtrl        = OffW'(soc_regs_pkg::MVU_CTRL_OFFSET);
+  localparam logic [OffW-1:0] RegResultLo    = OffW'(soc_regs_pkg::MVU_RESULT_LO_OFFSET);
+  localparam logic [OffW-1:0] RegResultHi    = OffW'(soc_regs_pkg::MVU_RESULT_HI_OFFSET);
+  localparam logic [OffW-1:0] RegStatus      = OffW'(soc_regs_pkg::MVU_STATUS_OFFSET);
+  localparam logic [OffW-1:0] RegCodes       = OffW'(soc_regs_pkg::MVU_CODES_OFFSET);
+  localparam logic [OffW-1:0] RegParams      = OffW'(soc_regs_pkg::MVU_PARAMS_OFFSET);
+  localparam logic [OffW-1:0] RegTiles       = OffW'(soc_regs_pkg::MVU_TILES_OFFSET);
+  localparam logic [OffW-1:0] RegGroups      = OffW'(soc_regs_pkg::MVU_GROUPS_OFFSET);
+  localparam logic [OffW-1:0] RegCaps        = OffW'(soc_regs_pkg::MVU_CAPS_OFFSET);
+  localparam logic [OffW-1:0] RegBusyCycles  = OffW'(soc_regs_pkg::MVU_BUSY_CYCLES_OFFSET);
+  localparam logic [OffW-1:0] RegStallCycles = OffW'(soc_regs_pkg::MVU_STALL_CYCLES_OFFSET);
+  localparam logic [OffW-1:0] WinSum         = OffW'(soc_regs_pkg::MVU_SUM_WINDOW);
+  localparam logic [OffW-1:0] WinSumEnd      = OffW'(soc_regs_pkg::MVU_SUM_WINDOW +
+                                                   soc_regs_pkg::MVU_SUM_WINDOW_SIZE);
+  localparam logic [OffW-1:0] WinX           = OffW'(soc_regs_pkg::MVU_X_WINDOW);  // to the region's end
 
   // ---------------------------------------------------------------------
   // Registers.
@@ -92,7 +109,6 @@ module mvu
 
   // ---------------------------------------------------------------------
   // The register port.
-  localparam int unsigned OffW = $clog2(MVU_SIZE);
   logic [OffW-1:0] off;
   logic            in_x, in_sum, whole_word, reg_write, start;
   logic            rd_wait_q, rd_hi_q;
@@ -100,12 +116,12 @@ module mvu
   logic            rvalid_q;
 
   assign off        = req_i.addr[OffW-1:0];
-  assign in_x       = off >= OffW'(MVU_X_WINDOW);  // to the region's end
-  assign in_sum     = off >= OffW'(MVU_SUM_WINDOW) && off < OffW'(MVU_SUM_WINDOW + MVU_SUM_WINDOW_SIZE);
+  assign in_x       = off >= WinX;
+  assign in_sum     = off >= WinSum && off < WinSumEnd;
   assign whole_word = req_i.be == 4'b1111;
   // A store of no bytes is cache maintenance (cbo.*): nothing to do here.
   assign reg_write  = req_i.req && req_i.we && req_i.be != 4'b0000;
-  assign start      = reg_write && off == OffW'(MVU_CTRL_OFFSET) && req_i.wdata[MVU_CTRL_START_LSB];
+  assign start      = reg_write && off == RegCtrl && req_i.wdata[soc_regs_pkg::MVU_CTRL_START_LSB];
 
   logic x_we, sum_we;
   assign x_we   = reg_write && in_x && whole_word && !run_q;
@@ -119,34 +135,37 @@ module mvu
   // ERR_EMPTY) when none is there and no run will give one.
   logic result_rd, rd_now, rd_ready;
   assign result_rd = req_i.req && !req_i.we &&
-                     (off == OffW'(MVU_RESULT_LO_OFFSET) || off == OffW'(MVU_RESULT_HI_OFFSET));
+                     (off == RegResultLo || off == RegResultHi);
   assign rd_ready  = res_count_q != 0 || !run_q;
   assign rd_now    = (result_rd && rd_ready) || (rd_wait_q && rd_ready);
   logic rd_now_hi;
-  assign rd_now_hi = rd_wait_q ? rd_hi_q : off == OffW'(MVU_RESULT_HI_OFFSET);
+  assign rd_now_hi = rd_wait_q ? rd_hi_q : off == RegResultHi;
   assign res_pop   = rd_now && rd_now_hi && res_count_q != 0;
 
   logic [31:0] reg_rdata;
   always_comb begin
     reg_rdata = '0;
     unique case (off)
-      OffW'(MVU_STATUS_OFFSET): begin
-        reg_rdata[MVU_STATUS_BUSY_LSB]      = run_q;
-        reg_rdata[MVU_STATUS_ERR_START_LSB] = err_start_q;
-        reg_rdata[MVU_STATUS_ERR_BUSY_LSB]  = err_write_q;
-        reg_rdata[MVU_STATUS_ERR_EMPTY_LSB] = err_empty_q;
-        reg_rdata[MVU_STATUS_RESULTS_LSB +: MVU_STATUS_RESULTS_WIDTH] = MVU_STATUS_RESULTS_WIDTH'(res_count_q);
+      RegStatus: begin
+        reg_rdata[soc_regs_pkg::MVU_STATUS_BUSY_LSB]      = run_q;
+        reg_rdata[soc_regs_pkg::MVU_STATUS_ERR_START_LSB] = err_start_q;
+        reg_rdata[soc_regs_pkg::MVU_STATUS_ERR_BUSY_LSB]  = err_write_q;
+        reg_rdata[soc_regs_pkg::MVU_STATUS_ERR_EMPTY_LSB] = err_empty_q;
+        reg_rdata[soc_regs_pkg::MVU_STATUS_RESULTS_LSB +: soc_regs_pkg::MVU_STATUS_RESULTS_WIDTH] =
+            soc_regs_pkg::MVU_STATUS_RESULTS_WIDTH'(res_count_q);
       end
-      OffW'(MVU_CODES_OFFSET):        reg_rdata = 32'({codes_q, 2'b00});
-      OffW'(MVU_PARAMS_OFFSET):       reg_rdata = 32'({params_q, 2'b00});
-      OffW'(MVU_TILES_OFFSET):        reg_rdata = 32'(tiles_q);
-      OffW'(MVU_GROUPS_OFFSET):       reg_rdata = 32'(groups_q);
-      OffW'(MVU_CAPS_OFFSET): begin
-        reg_rdata[MVU_CAPS_MAX_GROUPS_LSB +: MVU_CAPS_MAX_GROUPS_WIDTH]     = 8'(MaxGroups);
-        reg_rdata[MVU_CAPS_RESULT_DEPTH_LSB +: MVU_CAPS_RESULT_DEPTH_WIDTH] = 8'(ResultDepth);
+      RegCodes:        reg_rdata = 32'({codes_q, 2'b00});
+      RegParams:       reg_rdata = 32'({params_q, 2'b00});
+      RegTiles:        reg_rdata = 32'(tiles_q);
+      RegGroups:       reg_rdata = 32'(groups_q);
+      RegCaps: begin
+        reg_rdata[soc_regs_pkg::MVU_CAPS_MAX_GROUPS_LSB +: soc_regs_pkg::MVU_CAPS_MAX_GROUPS_WIDTH] =
+            8'(MaxGroups);
+        reg_rdata[soc_regs_pkg::MVU_CAPS_RESULT_DEPTH_LSB +: soc_regs_pkg::MVU_CAPS_RESULT_DEPTH_WIDTH] =
+            8'(ResultDepth);
       end
-      OffW'(MVU_BUSY_CYCLES_OFFSET):  reg_rdata = busy_cycles_q;
-      OffW'(MVU_STALL_CYCLES_OFFSET): reg_rdata = stall_cycles_q;
+      RegBusyCycles:  reg_rdata = busy_cycles_q;
+      RegStallCycles: reg_rdata = stall_cycles_q;
       default: ;
     endcase
   end
@@ -167,7 +186,7 @@ module mvu
         rd_wait_q       <= 1'b0;
       end else if (result_rd) begin
         rd_wait_q <= 1'b1;
-        rd_hi_q   <= off == OffW'(MVU_RESULT_HI_OFFSET);
+        rd_hi_q   <= off == RegResultHi;
       end else if (req_i.req) begin
         rvalid_q    <= 1'b1;
         rsp_q.rdata <= req_i.we ? '0 : reg_rdata;
@@ -200,20 +219,22 @@ module mvu
       if (run_q && iss_sub_q == 0 && iss_pair_q < pairs_q && !room) stall_cycles_q <= stall_cycles_q + 1'b1;
       if (rd_now && res_count_q == 0) err_empty_q <= 1'b1;
       if (reg_write) begin
-        if (run_q && off != OffW'(MVU_STATUS_OFFSET) && off != OffW'(MVU_CTRL_OFFSET)) err_write_q <= 1'b1;
+        if (run_q && off != RegStatus && off != RegCtrl) err_write_q <= 1'b1;
         if ((in_x || in_sum) && !whole_word) err_write_q <= 1'b1;
         if (!run_q)
           unique case (off)
-            OffW'(MVU_CODES_OFFSET):  codes_q  <= req_i.wdata[AddrW+1:2];
-            OffW'(MVU_PARAMS_OFFSET): params_q <= req_i.wdata[AddrW+1:2];
-            OffW'(MVU_TILES_OFFSET):  tiles_q  <= req_i.wdata[MVU_TILES_COUNT_LSB +: MVU_TILES_COUNT_WIDTH];
-            OffW'(MVU_GROUPS_OFFSET): groups_q <= req_i.wdata[MVU_GROUPS_COUNT_LSB +: MVU_GROUPS_COUNT_WIDTH];
+            RegCodes:  codes_q  <= req_i.wdata[AddrW+1:2];
+            RegParams: params_q <= req_i.wdata[AddrW+1:2];
+            RegTiles:  tiles_q  <= req_i.wdata[soc_regs_pkg::MVU_TILES_COUNT_LSB +:
+                                               soc_regs_pkg::MVU_TILES_COUNT_WIDTH];
+            RegGroups: groups_q <= req_i.wdata[soc_regs_pkg::MVU_GROUPS_COUNT_LSB +:
+                                               soc_regs_pkg::MVU_GROUPS_COUNT_WIDTH];
             default: ;
           endcase
-        if (off == OffW'(MVU_STATUS_OFFSET)) begin
-          if (req_i.wdata[MVU_STATUS_ERR_START_LSB]) err_start_q <= 1'b0;
-          if (req_i.wdata[MVU_STATUS_ERR_BUSY_LSB])  err_write_q <= 1'b0;
-          if (req_i.wdata[MVU_STATUS_ERR_EMPTY_LSB]) err_empty_q <= 1'b0;
+        if (off == RegStatus) begin
+          if (req_i.wdata[soc_regs_pkg::MVU_STATUS_ERR_START_LSB]) err_start_q <= 1'b0;
+          if (req_i.wdata[soc_regs_pkg::MVU_STATUS_ERR_BUSY_LSB])  err_write_q <= 1'b0;
+          if (req_i.wdata[soc_regs_pkg::MVU_STATUS_ERR_EMPTY_LSB]) err_empty_q <= 1'b0;
         end
       end
       if (start) begin
@@ -409,7 +430,7 @@ module mvu
     end else if (s1_q.valid) begin
       if (s1_q.last) begin
         for (int k = 0; k < 4; k++) begin
-          fin_dot_q[k] <= k == int'(s1_q.row) ? dot_q[k] + word_dot : dot_q[k];
+          fin_dot_q[k] <= 2'(k) == s1_q.row ? dot_q[k] + word_dot : dot_q[k];
           dot_q[k]     <= '0;
         end
         fin_sum_q       <= sum_rdata;

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """SmolLM2 on the simulated SoC (sim_smol, llm_smol.elf): one forward pass's
-cycles at position 0 by phase, cycles per multiply-accumulate beside the
-core's floor, the weights' bytes a token reads from external memory, a
+cycles at position 0 by phase, with the grouped products on the
+matrix-vector unit and (`mvu off`) on the core, cycles per
+multiply-accumulate beside each one's floor (the unit: a weight word a
+cycle; the core: a load and two packed dot products a word), the
+weights' bytes a token reads from external memory, a
 prompt's cycles per token when 8 positions share a pass over the weights,
 and three tokens through the array (kv unicaim) against the host's. With
 --elf256 (llm_smol_pos256.elf, positions 0-255 restored from the host
@@ -21,7 +24,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FLOOR_CYCLES_PER_MAC = 0.75  # int8 x int16: a load and two packed dot products per word of four weights
+CORE_FLOOR_CYCLES_PER_MAC = 0.75  # int8 x int16: a load and two packed dot products per word of four weights
 PROMPT, STEPS = "The", 3
 # A prompt of 9 tokens: 8 read in one pass (the build's batch), the last decoded.
 PREFILL = "one two three four five six seven eight nine"
@@ -95,15 +98,22 @@ def main():
     ap.add_argument("--token256")
     args = ap.parse_args()
     text = session(["--sim", args.sim, "--elf", args.elf, "--timeout", "3600"],
-                   f"bench 0\nstory -n {len(PREFILL.split()) + 1} {PREFILL}\n"
+                   f"bench 0\nmvu off\nbench 0\nmvu on\nstory -n {len(PREFILL.split()) + 1} {PREFILL}\n"
                    f"kv unicaim\nstory -n {STEPS} --ids {PROMPT}\nstats\nexit 0\n", "smol_soc_bench.py")
-    bench, _ = pass_figures(text, 0)
+    first, second = text.split("matrix-vector unit: off", 1)
+    bench, _ = pass_figures(first, 0)
+    core, _ = pass_figures(second, 0, "_core")
     macs = macs_per_token(args.image)
-    matmul = int(bench["lm_matmul_cycles_pos0"])
+    weights = matrix_bytes(args.image)
+    matmul, matmul_core = int(bench["lm_matmul_cycles_pos0"]), int(core["lm_matmul_cycles_pos0"])
     print(f"BENCH lm_smol_macs_per_token {macs} macs")
-    print(f"BENCH lm_smol_matmul_cycles_per_mac {matmul / macs:.3f} cycles (floor {FLOOR_CYCLES_PER_MAC})")
-    print(f"BENCH lm_smol_matmul_floor_cycles {int(FLOOR_CYCLES_PER_MAC * macs)} cycles")
-    print(f"BENCH lm_smol_weight_bytes_per_token {matrix_bytes(args.image)} bytes")
+    print(f"BENCH lm_smol_weight_bytes_per_token {weights} bytes")
+    print(f"BENCH lm_smol_matmul_cycles_per_mac {matmul / macs:.3f} cycles "
+          f"(matrix-vector unit; floor {weights / 4 / macs:.3f}, a weight word a cycle)")
+    print(f"BENCH lm_smol_matmul_floor_cycles {weights // 4} cycles (the unit, a weight word a cycle)")
+    print(f"BENCH lm_smol_matmul_cycles_per_mac_core {matmul_core / macs:.3f} cycles "
+          f"(mvu off; floor {CORE_FLOOR_CYCLES_PER_MAC})")
+    print(f"BENCH lm_smol_matmul_floor_cycles_core {int(CORE_FLOOR_CYCLES_PER_MAC * macs)} cycles")
     print(f"BENCH lm_smol_dcache_hit_pct {bench['dcache_hit_pct_llm']} pct")
     prefill = re.findall(r"cycles/token decode (\d+), prefill (\d+)", text)
     if prefill:
