@@ -116,9 +116,6 @@ module ext_mem
       .req_i          (mvu_req),
       .rsp_o          (mvu_rsp),
       .rvalid_o       (mvu_rvalid),
-      /* verilator lint_off PINCONNECTEMPTY */  // the simulator reads it inside
-      .busy_o         (),
-      /* verilator lint_on PINCONNECTEMPTY */
       .cmd_valid_o    (mvu_cmd_valid),
       .cmd_ready_i    (mvu_cmd_ready),
       .cmd_addr_o     (mvu_cmd_addr),
@@ -146,10 +143,7 @@ module ext_mem
       .cmd_we_o             (cmd_we),
       .cmd_addr_o           (cmd_addr),
       .cmd_words_m1_o       (cmd_words_m1),
-      .rdata_valid_i        (rdata_valid),
-      /* verilator lint_off PINCONNECTEMPTY */  // the simulator reads it inside
-      .busy_o               ()
-      /* verilator lint_on PINCONNECTEMPTY */
+      .rdata_valid_i        (rdata_valid)
     );
   end else begin : g_no_mvu
     assign in_mvu            = 1'b0;

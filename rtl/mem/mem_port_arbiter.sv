@@ -30,8 +30,7 @@ module mem_port_arbiter
   output logic             cmd_we_o,
   output logic [AddrW-1:0] cmd_addr_o,
   output logic [3:0]       cmd_words_m1_o,
-  input  logic             rdata_valid_i,
-  output logic             busy_o
+  input  logic             rdata_valid_i
 );
 
   // Reads in flight, head first: whose, and words left after the one
@@ -54,7 +53,6 @@ module mem_port_arbiter
   assign cache_rdata_valid_o = rdata_valid_i && !q_mvu_q[0];
   assign mvu_rdata_valid_o   = rdata_valid_i && q_mvu_q[0];
   assign pop    = rdata_valid_i && q_left0_q == 0;
-  assign busy_o = q_valid_q[0];
 
   // Shift out the head when its last word comes; append a read taken.
   always_comb begin

@@ -35,7 +35,6 @@ module mvu
   input  soc_bus_pkg::bus_req_t req_i,
   output soc_bus_pkg::bus_rsp_t rsp_o,
   output logic                  rvalid_o,
-  output logic                  busy_o,
   // Memory port (sdram_ctrl's command port; reads only).
   output logic                  cmd_valid_o,
   input  logic                  cmd_ready_i,
@@ -105,7 +104,6 @@ module mvu
   assign cmd_addr_o  = iss_sub_q == 0 ? iss_params_q : iss_codes_q;
   assign cmd_words_m1_o = 4'd15;
   assign cmd_take    = cmd_valid_o && cmd_ready_i;
-  assign busy_o      = run_q;
 
   // ---------------------------------------------------------------------
   // The register port.
@@ -134,8 +132,7 @@ module mvu
   // A RESULT read is answered when the FIFO has a result, or at once (0,
   // ERR_EMPTY) when none is there and no run will give one.
   logic result_rd, rd_now, rd_ready;
-  assign result_rd = req_i.req && !req_i.we &&
-                     (off == RegResultLo || off == RegResultHi);
+  assign result_rd = req_i.req && !req_i.we && (off == RegResultLo || off == RegResultHi);
   assign rd_ready  = res_count_q != 0 || !run_q;
   assign rd_now    = (result_rd && rd_ready) || (rd_wait_q && rd_ready);
   logic rd_now_hi;
@@ -180,10 +177,9 @@ module mvu
       rvalid_q <= 1'b0;
       rsp_q    <= '0;
       if (rd_now) begin
-        rvalid_q        <= 1'b1;
-        rsp_q.rdata     <= rd_now_hi ? res_head[63:32] : res_head[31:0];
-        if (res_count_q == 0) rsp_q.rdata <= '0;
-        rd_wait_q       <= 1'b0;
+        rvalid_q    <= 1'b1;
+        rsp_q.rdata <= res_count_q == 0 ? '0 : rd_now_hi ? res_head[63:32] : res_head[31:0];
+        rd_wait_q   <= 1'b0;
       end else if (result_rd) begin
         rd_wait_q <= 1'b1;
         rd_hi_q   <= off == RegResultHi;

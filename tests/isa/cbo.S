@@ -7,7 +7,7 @@
 #include "trap_helpers.h"
 #include "soc_regs.h"
 
-#define UNMAPPED 0x30000000
+#define UNMAPPED 0x38000000
 #define CBO_INVAL(r) .insn i 0x0f, 2, x0, r, 0
 #define CBO_CLEAN(r) .insn i 0x0f, 2, x0, r, 1
 #define CBO_FLUSH(r) .insn i 0x0f, 2, x0, r, 2

@@ -4,7 +4,7 @@
 #include "trap_helpers.h"
 #include "soc_regs.h"
 
-#define UNMAPPED 0x30000000
+#define UNMAPPED 0x38000000
 
 TEST_BEGIN
   SET_TRAP(trap_record)
