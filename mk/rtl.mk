@@ -7,7 +7,7 @@ RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
             rtl/soc/soc_top.sv
 RTL_ALL  := $(RTL_PKGS) $(RTL_SOC)
 # The external memory on its own (the simulator's Vext model).
-EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/common/cdc_handshake.sv rtl/mem/dcache.sv \
+EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/common/sync_fifo.sv rtl/common/cdc_handshake.sv rtl/mem/dcache.sv \
                rtl/mem/sdram_ctrl.sv rtl/mem/litedram_port.sv rtl/mem/mem_port_arbiter.sv $(wildcard rtl/mvu/*.sv) \
                rtl/mem/ext_mem.sv
 VLT_WAIVERS := rtl/lint_waivers.vlt

@@ -84,8 +84,7 @@ module mvu
   logic [25:0]        pairs_q;                // ceil(steps / 2)
 
   // The result FIFO.
-  logic [ResultW:0]   res_count_q;
-  logic [ResultW-1:0] res_head_q, res_tail_q;
+  logic [ResultW:0]   res_count;
   logic [63:0]        res_head;
   logic               res_push, res_pop;
   logic [63:0]        res_wdata;
@@ -99,7 +98,7 @@ module mvu
 
   assign open_pairs = 4'(iss_pair_q - done_pairs_q);
   // Every open pair may still give 8 results (two tile ends).
-  assign room       = 32'(res_count_q) + 32'(open_pairs) * 8 + 8 <= ResultDepth;
+  assign room       = 32'(res_count) + 32'(open_pairs) * 8 + 8 <= ResultDepth;
   assign cmd_valid_o = run_q && (iss_sub_q != 0 || (iss_pair_q < pairs_q && room));
   assign cmd_addr_o  = iss_sub_q == 0 ? iss_params_q : iss_codes_q;
   assign cmd_words_m1_o = 4'd15;
@@ -133,11 +132,11 @@ module mvu
   // ERR_EMPTY) when none is there and no run will give one.
   logic result_rd, rd_now, rd_ready;
   assign result_rd = req_i.req && !req_i.we && (off == RegResultLo || off == RegResultHi);
-  assign rd_ready  = res_count_q != 0 || !run_q;
+  assign rd_ready  = res_count != 0 || !run_q;
   assign rd_now    = (result_rd && rd_ready) || (rd_wait_q && rd_ready);
   logic rd_now_hi;
   assign rd_now_hi = rd_wait_q ? rd_hi_q : off == RegResultHi;
-  assign res_pop   = rd_now && rd_now_hi && res_count_q != 0;
+  assign res_pop   = rd_now && rd_now_hi && res_count != 0;
 
   logic [31:0] reg_rdata;
   always_comb begin
@@ -149,7 +148,7 @@ module mvu
         reg_rdata[soc_regs_pkg::MVU_STATUS_ERR_BUSY_LSB]  = err_write_q;
         reg_rdata[soc_regs_pkg::MVU_STATUS_ERR_EMPTY_LSB] = err_empty_q;
         reg_rdata[soc_regs_pkg::MVU_STATUS_RESULTS_LSB +: soc_regs_pkg::MVU_STATUS_RESULTS_WIDTH] =
-            soc_regs_pkg::MVU_STATUS_RESULTS_WIDTH'(res_count_q);
+            soc_regs_pkg::MVU_STATUS_RESULTS_WIDTH'(res_count);
       end
       RegCodes:        reg_rdata = 32'({codes_q, 2'b00});
       RegParams:       reg_rdata = 32'({params_q, 2'b00});
@@ -178,7 +177,7 @@ module mvu
       rsp_q    <= '0;
       if (rd_now) begin
         rvalid_q    <= 1'b1;
-        rsp_q.rdata <= res_count_q == 0 ? '0 : rd_now_hi ? res_head[63:32] : res_head[31:0];
+        rsp_q.rdata <= res_count == 0 ? '0 : rd_now_hi ? res_head[63:32] : res_head[31:0];
         rd_wait_q   <= 1'b0;
       end else if (result_rd) begin
         rd_wait_q <= 1'b1;
@@ -213,7 +212,7 @@ module mvu
     end else begin
       if (run_q) busy_cycles_q <= busy_cycles_q + 1'b1;
       if (run_q && iss_sub_q == 0 && iss_pair_q < pairs_q && !room) stall_cycles_q <= stall_cycles_q + 1'b1;
-      if (rd_now && res_count_q == 0) err_empty_q <= 1'b1;
+      if (rd_now && res_count == 0) err_empty_q <= 1'b1;
       if (reg_write) begin
         if (run_q && off != RegStatus && off != RegCtrl) err_write_q <= 1'b1;
         if ((in_x || in_sum) && !whole_word) err_write_q <= 1'b1;
@@ -520,25 +519,19 @@ module mvu
 
   // ---------------------------------------------------------------------
   // The result FIFO.
-  lut_ram #(.Width(64), .Depth(ResultDepth)) u_results (
+  // Never pushed when full: a pair is asked for only with room for its results.
+  /* verilator lint_off PINCONNECTEMPTY */  // res_count says both
+  sync_fifo #(.Width(64), .Depth(ResultDepth)) u_results (
     .clk_i,
-    .we_i    (res_push),
-    .waddr_i (res_tail_q),
-    .wdata_i (res_wdata),
-    .raddr_i (res_head_q),
-    .rdata_o (res_head)
+    .rst_ni,
+    .push_i  (res_push),
+    .data_i  (res_wdata),
+    .pop_i   (res_pop),
+    .data_o  (res_head),
+    .empty_o (),
+    .full_o  (),
+    .level_o (res_count)
   );
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      res_count_q <= '0;
-      res_head_q  <= '0;
-      res_tail_q  <= '0;
-    end else begin
-      if (res_push) res_tail_q <= res_tail_q + 1'b1;
-      if (res_pop) res_head_q <= res_head_q + 1'b1;
-      res_count_q <= res_count_q + (ResultW + 1)'(res_push) - (ResultW + 1)'(res_pop);
-    end
-  end
+  /* verilator lint_on PINCONNECTEMPTY */
 
 endmodule : mvu
