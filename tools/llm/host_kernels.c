@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "attention.h"
 #include "fixmath.h"
 #include "llm_kernels.h"
 #include "transformer.h"
@@ -88,7 +89,7 @@ AVX2 static int32_t dot_key(const __m256i *q, const int16_t *k, int hs) {
   return hsum8(s);
 }
 
-AVX2 static int attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs) {
+AVX2 static int host_attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs) {
   if (hs % 16 || hs > LLM_MAX_HEAD_SIZE) return 1;
   __m256i qv[LLM_MAX_HEAD_SIZE / 16];
   widen_query(qv, q, hs);
@@ -96,37 +97,38 @@ AVX2 static int attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, s
   return 0;
 }
 
-AVX2 static int attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
-                             const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count,
-                             int hs) {
+AVX2 static int host_attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g,
+                                  const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride,
+                                  int count, int hs) {
   if (hs % 16 || hs > LLM_MAX_HEAD_SIZE) return 1;
-  __m256i va[LLM_MAX_HEAD_SIZE / 16], vb[LLM_MAX_HEAD_SIZE / 16];
-  widen_query(va, qa, hs);
-  widen_query(vb, qb, hs);
-  int32_t max_a = INT32_MIN, max_b = INT32_MIN;
+  __m256i qv[ATTN_MAX_GROUP][LLM_MAX_HEAD_SIZE / 16];
+  for (int j = 0; j < g; j++) {
+    widen_query(qv[j], q[j], hs);
+    max[j] = INT32_MIN;
+  }
   for (int t = 0; t < count; t++) {
     const int16_t *k = keys + (size_t)t * stride;
-    int32_t da = dot_key(va, k, hs), db = dot_key(vb, k, hs);
-    if (kscale) {
-      const int64_t ks = kscale[(size_t)t * kstride];
-      da = (int32_t)((da * ks) >> 16);
-      db = (int32_t)((db * ks) >> 16);
-      if (da > max_a) max_a = da;
-      if (db > max_b) max_b = db;
+    const int64_t ks = kscale[(size_t)t * kstride];
+    for (int j = 0; j < g; j++) {
+      const int32_t d = (int32_t)((dot_key(qv[j], k, hs) * ks) >> 16);
+      if (d > max[j]) max[j] = d;
+      scores[j][t] = d;
     }
-    scores_a[t] = da;
-    scores_b[t] = db;
-  }
-  if (kscale) {
-    max[0] = max_a;
-    max[1] = max_b;
   }
   return 0;
 }
 
+/* out[i] = acc[i] >> SHIFT, rounded. */
+AVX2 static void store_shifted(int32_t *out, const __m256i *acc, int hs, int shift) {
+  const __m256i half = _mm256_set1_epi32(shift ? 1 << (shift - 1) : 0);
+  for (int c = 0; c < hs / 8; c++)
+    _mm256_storeu_si256((__m256i *)(void *)(out + 8 * c),
+                        _mm256_sra_epi32(_mm256_add_epi32(acc[c], half), _mm_cvtsi32_si128(shift)));
+}
+
 /* Eight int32 accumulators of 8 components; products wrap at 32 bits as
    the portable sums do. */
-AVX2 static int attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
+AVX2 static int host_attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                                  const uint16_t *rows, int count, int hs, int shift) {
   if (hs % 16 || hs > LLM_MAX_HEAD_SIZE) return 1;
   __m256i acc[LLM_MAX_HEAD_SIZE / 8];
@@ -141,14 +143,34 @@ AVX2 static int attn_values_rows(int32_t *out, const int32_t *w, const int8_t *v
       acc[c] = _mm256_add_epi32(acc[c], _mm256_mullo_epi32(wt, v32));
     }
   }
-  const __m256i half = _mm256_set1_epi32(shift ? 1 << (shift - 1) : 0);
-  for (int c = 0; c < hs / 8; c++)
-    _mm256_storeu_si256((__m256i *)(void *)(out + 8 * c),
-                        _mm256_sra_epi32(_mm256_add_epi32(acc[c], half), _mm_cvtsi32_si128(shift)));
+  store_shifted(out, acc, hs, shift);
   return 0;
 }
 
-static const llm_kernels_t avx2_kernels = {matmul_grouped, attn_dots, attn_scores2, attn_values_rows};
+/* Each head on its own, rows of weight 0 skipped (the sums are the same). */
+AVX2 static int host_attn_values_group(int32_t *const *out, const int16_t *const *w, const int *shift, int g,
+                                  const int8_t *values, size_t stride, int count, int hs) {
+  if (hs % 16 || hs > LLM_MAX_HEAD_SIZE) return 1;
+  for (int j = 0; j < g; j++) {
+    __m256i acc[LLM_MAX_HEAD_SIZE / 8];
+    for (int c = 0; c < hs / 8; c++) acc[c] = _mm256_setzero_si256();
+    for (int t = 0; t < count; t++) {
+      if (!w[j][t]) continue;
+      const int8_t *v = values + (size_t)t * stride;
+      const __m256i wt = _mm256_set1_epi32(w[j][t]);
+      for (int c = 0; c < hs / 8; c++) {
+        int64_t eight;
+        memcpy(&eight, v + 8 * c, 8);
+        acc[c] = _mm256_add_epi32(acc[c], _mm256_mullo_epi32(wt, _mm256_cvtepi8_epi32(_mm_cvtsi64_si128(eight))));
+      }
+    }
+    store_shifted(out[j], acc, hs, shift[j]);
+  }
+  return 0;
+}
+
+static const llm_kernels_t avx2_kernels = {matmul_grouped, host_attn_dots, host_attn_scores_group, host_attn_values_rows,
+                                           host_attn_values_group};
 
 int host_kernels_install(void) {
   __builtin_cpu_init();

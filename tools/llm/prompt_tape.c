@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attention.h"
 #include "kv_attend.h"
 #include "kv_policy.h"
 #include "kv_slots.h"
@@ -11,7 +12,7 @@
 struct prompt_call {
   int16_t layer, kvh, count;
   int pos;
-  int32_t head_factor[2];
+  int32_t head_factor[ATTN_MAX_GROUP];
 };
 
 static prompt_tape_t *recording; /* the tape the recording policy writes */
@@ -25,7 +26,7 @@ static void record_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count
   if (t->n_calls == t->cap_calls) {
     int cap = t->cap_calls ? 2 * t->cap_calls : 4096;
     struct prompt_call *calls = realloc(t->calls, sizeof *calls * (size_t)cap);
-    int8_t *queries = realloc(t->queries, 2u * (size_t)t->head_size * (size_t)cap);
+    int8_t *queries = realloc(t->queries, ATTN_MAX_GROUP * (size_t)t->head_size * (size_t)cap);
     if (calls) t->calls = calls;
     if (queries) t->queries = queries;
     if (!calls || !queries) {
@@ -35,10 +36,11 @@ static void record_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count
     t->cap_calls = cap;
   }
   struct prompt_call *c = &t->calls[t->n_calls];
-  *c = (struct prompt_call){(int16_t)layer, (int16_t)kvh, (int16_t)count, pos, {head_factor[0], 0}};
+  *c = (struct prompt_call){(int16_t)layer, (int16_t)kvh, (int16_t)count, pos, {0}};
   for (int j = 0; j < count; j++) {
     c->head_factor[j] = head_factor[j];
-    memcpy(t->queries + ((size_t)t->n_calls * 2 + (size_t)j) * (size_t)t->head_size, q[j], (size_t)t->head_size);
+    memcpy(t->queries + ((size_t)t->n_calls * ATTN_MAX_GROUP + (size_t)j) * (size_t)t->head_size, q[j],
+           (size_t)t->head_size);
   }
   t->n_calls++;
 }
@@ -106,7 +108,7 @@ static void store(const prompt_tape_t *t, kv_cache_t *kv, int layer, int pos) {
 
 void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s) {
   kv_cache_t *kv = &s->kv;
-  int32_t *const outs[2] = {0, 0}; /* the outputs are the dense reference's: none computed */
+  int32_t *const outs[ATTN_MAX_GROUP] = {0}; /* the outputs are the dense reference's: none computed */
   kv_begin(kv, t->n);
   int layer = -1, pos = -1;
   for (int i = 0; i < t->n_calls; i++) {
@@ -116,8 +118,8 @@ void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s) {
       layer = c->layer, pos = c->pos;
       store(t, kv, layer, pos);
     }
-    const int8_t *q[2] = {t->queries + (size_t)i * 2 * (size_t)t->head_size,
-                          t->queries + ((size_t)i * 2 + 1) * (size_t)t->head_size};
+    const int8_t *q[ATTN_MAX_GROUP];
+    for (int j = 0; j < c->count; j++) q[j] = t->queries + ((size_t)i * ATTN_MAX_GROUP + (size_t)j) * (size_t)t->head_size;
     kv_attend(kv, layer, c->kvh, pos, c->count, q, c->head_factor, outs);
   }
   if (layer >= 0) kv_end_step(kv, layer, pos);

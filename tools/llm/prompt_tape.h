@@ -23,7 +23,7 @@ typedef struct {
   int8_t *values;              /* the same shape */
   int32_t *key_scale, *value_scale; /* [layer][kv head][pos] */
   struct prompt_call *calls;   /* kv_attend's calls in order */
-  int8_t *queries;             /* [call][2][head_size] */
+  int8_t *queries;             /* [call][ATTN_MAX_GROUP][head_size] */
   int first_token;             /* the dense reference's argmax after the prompt */
   int out_of_memory;
 } prompt_tape_t;

@@ -62,13 +62,9 @@ static void dense_attention(int n, int dim, int skip) {
   attn_dots(scores, query, keys, (size_t)dim, n, dim);
   to_scores(scores, n, 64);
   softmax(scores, n);
-  if (!skip) {
-    attn_values(out, scores, values, (size_t)dim, n, dim, 0);
-    return;
-  }
   int m = 0;
   for (int i = 0; i < n; i++) {
-    if (!scores[i]) continue;
+    if (skip && !scores[i]) continue;
     scores[m] = scores[i];
     selected[m++] = (uint16_t)i;
   }

@@ -44,6 +44,11 @@ static inline const int32_t *kv_scales_of(const kv_cache_t *kv, const int32_t *s
   return scales + kv_scale_at(kv, layer, kvh, 0);
 }
 
+/* Query head J's part of kv->kept. */
+static inline uint16_t *kv_kept_of(const kv_cache_t *kv, int j) {
+  return kv->kept + (size_t)j * (size_t)kv->seq_len;
+}
+
 /* Pages per (layer, kv head) at the smallest page size, and where page G of
    pair H starts in page_min / page_max. */
 static inline size_t kv_pages_per_head(int seq_len) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attention.h"
 #include "kv_encode.h"
 #include "kv_policy.h"
 #include "kv_slots.h"
@@ -32,7 +33,8 @@ static size_t layout(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size
   CARVE(selected, uint16_t, seq_len);
   CARVE(addends, uint16_t, seq_len);
   CARVE(sims, int32_t, seq_len);
-  CARVE(kept, uint16_t, 2 * (size_t)seq_len);
+  CARVE(kept, uint16_t, ATTN_MAX_GROUP * (size_t)seq_len);
+  CARVE(weights, int16_t, ATTN_MAX_GROUP * ((size_t)seq_len + 1)); /* attend_dense's even spans */
   CARVE(slot_pos, uint16_t, slots);
   CARVE(slot_score, int32_t, slots);
   CARVE(slot_flags, uint8_t, slots);

@@ -80,7 +80,8 @@ typedef struct {
   uint16_t *selected; /* scratch, seq_len */
   int32_t *sims;      /* scratch, seq_len: CAM similarities, pooled scores */
   uint16_t *addends;  /* scratch, seq_len: attention probabilities for ACC_ADD */
-  uint16_t *kept;     /* scratch, 2 x seq_len: the slots a step's softmax left a weight */
+  uint16_t *kept;     /* scratch, ATTN_MAX_GROUP x seq_len: per query head, the slots its softmax left a weight */
+  int16_t *weights;   /* scratch, ATTN_MAX_GROUP x (seq_len + 1): per query head, every slot's weight (dense) */
   int error;          /* first driver error, 0 if none */
 } kv_cache_t;
 
@@ -141,7 +142,7 @@ void kv_begin(kv_cache_t *kv, int prompt_len);
 void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, int32_t key_scale,
               const int8_t *value, int32_t value_scale);
 
-/* Attention of COUNT (1 or 2) query heads sharing kv head KVH over the
+/* Attention of COUNT (1 to ATTN_MAX_GROUP) query heads sharing kv head KVH over the
    cached positions (up to pos): q[j] int8 with head_factor[j] = query scale / sqrt(head_size)
    (Q24); out[j] receives the weighted values (Q16), or with out[j] NULL
    (a prompt replayed into a policy, whose outputs nobody reads) only what

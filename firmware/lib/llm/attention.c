@@ -57,15 +57,14 @@ static inline __attribute__((always_inline)) void values_add(int32_t *acc, int32
 }
 
 /* out[i] = sum_t w[t] * v_t[i] >> SHIFT (rounded) for COUNT int8 value rows STRIDE bytes apart
-   (4-byte aligned), rows 0, 1, ... or, given ROWS, rows[0], rows[1], ...:
-   eight sums stay in registers while a block of rows streams past (out
-   holds them between blocks), two rows at a time through the packed dot
-   products when both weights fit int16 (probabilities times value scales
-   do, unless values reach +-64), else one at a time. Inlined into both
-   callers with GATHER (ROWS given) constant. */
+   (4-byte aligned), rows[0], rows[1], ...: eight sums stay in registers
+   while a block of rows streams past (out holds them between blocks), two
+   rows at a time through the packed dot products when both weights fit
+   int16 (probabilities times value scales do, unless values reach +-64),
+   else one at a time. */
 static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const int8_t *values,
-                                                             size_t stride, const uint16_t *rows, int gather,
-                                                             int count, int hs, int shift) {
+                                                             size_t stride, const uint16_t *rows, int count, int hs,
+                                                             int shift) {
   const int32_t half = shift ? 1 << (shift - 1) : 0;
   int t0 = 0;
   do {
@@ -76,8 +75,8 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
       int t = t0;
       for (; t + 1 < end; t += 2) {
         const int32_t w0 = w[t], w1 = w[t + 1];
-        const int8_t *v = values + (gather ? rows[t] : (size_t)t) * stride + c;
-        const int8_t *u = values + (gather ? rows[t + 1] : (size_t)t + 1) * stride + c;
+        const int8_t *v = values + rows[t] * stride + c;
+        const int8_t *u = values + rows[t + 1] * stride + c;
         if (((uint32_t)(w0 + 0x8000) | (uint32_t)(w1 + 0x8000)) >= 0x10000) {
           values_add(acc, w0, v);
           values_add(acc, w1, u);
@@ -93,7 +92,7 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
           acc[h + 3] = llm_dothi(acc[h + 3], hi, wp);
         }
       }
-      if (t < end) values_add(acc, w[t], values + (gather ? rows[t] : (size_t)t) * stride + c);
+      if (t < end) values_add(acc, w[t], values + rows[t] * stride + c);
       if (end < count)
         for (int i = 0; i < 8; i++) out[c + i] = acc[i];
       else
@@ -103,68 +102,130 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
   } while (t0 < count);
 }
 
-void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs, int shift) {
-  values_sum(out, w, values, stride, 0, 0, count, hs, shift);
-}
-
-/* Two query heads that share these keys (grouped-query attention): each key
-   word is loaded once for both, a block of keys at a time. With KSCALE, the
-   last sweep over a block scales each dot by its key's scale,
-   (dot * KSCALE[t * KSTRIDE]) >> 16, and the heads' maxima go to MAX.
-   Inlined into both callers. */
-static inline __attribute__((always_inline)) void dots2_body(int32_t *dots_a, int32_t *dots_b, int32_t *max,
-                                                             const int8_t *qa, const int8_t *qb,
-                                                             const int16_t *keys, size_t stride,
-                                                             const int32_t *kscale, size_t kstride, int count,
-                                                             int hs) {
-  int32_t max_a = INT32_MIN, max_b = INT32_MIN;
+/* G query heads that share these keys (grouped-query attention): each key
+   word is loaded once for all of them, a block of keys at a time; the last
+   sweep over a block scales each dot by its key's scale, (dot *
+   KSCALE[t * KSTRIDE]) >> 16, and keeps the heads' maxima. Inlined with G
+   (and HS 8) constant. The build's loop unrolling is off here: it doubles
+   the code (which the 128 KiB builds cannot hold) and saves nothing. */
+static inline __attribute__((always_inline)) void scores_group_body(int32_t *const *scores, int32_t *max,
+                                                                    const int8_t *const *q, const int g,
+                                                                    const int16_t *keys, size_t stride,
+                                                                    const int32_t *kscale, size_t kstride, int count,
+                                                                    int hs) {
+  int32_t top[ATTN_MAX_GROUP];
+  for (int j = 0; j < g; j++) top[j] = INT32_MIN;
   for (int t0 = 0, end; t0 < count; t0 = end) {
     end = attn_block_end(t0, count, hs);
+#pragma GCC unroll 1
     for (int c = 0; c < hs; c += 8) {
-      const int scale = kscale && c + 8 == hs;
-      const uint32_t a03 = llm_word(qa + c), a47 = llm_word(qa + c + 4);
-      const uint32_t b03 = llm_word(qb + c), b47 = llm_word(qb + c + 4);
+      const int last = c + 8 == hs;
+      uint32_t q03[ATTN_MAX_GROUP], q47[ATTN_MAX_GROUP];
+      for (int j = 0; j < g; j++) {
+        q03[j] = llm_word(q[j] + c);
+        q47[j] = llm_word(q[j] + c + 4);
+      }
       const int16_t *k = keys + (size_t)t0 * stride + c;
+#pragma GCC unroll 1
       for (int t = t0; t < end; t++, k += stride) {
         const uint32_t k01 = llm_word(k), k23 = llm_word(k + 2), k45 = llm_word(k + 4), k67 = llm_word(k + 6);
-        int32_t da = c ? dots_a[t] : 0, db = c ? dots_b[t] : 0;
-        da = llm_dothi(llm_dotlo(da, a03, k01), a03, k23);
-        db = llm_dothi(llm_dotlo(db, b03, k01), b03, k23);
-        da = llm_dothi(llm_dotlo(da, a47, k45), a47, k67);
-        db = llm_dothi(llm_dotlo(db, b47, k45), b47, k67);
-        if (scale) {
-          const int64_t ks = kscale[(size_t)t * kstride];
-          da = (int32_t)((da * ks) >> 16);
-          db = (int32_t)((db * ks) >> 16);
-          if (da > max_a) max_a = da;
-          if (db > max_b) max_b = db;
+        const int64_t ks = last ? kscale[(size_t)t * kstride] : 0;
+        int32_t d[ATTN_MAX_GROUP];
+        for (int j = 0; j < g; j++) d[j] = c ? scores[j][t] : 0; /* all read before any is written */
+        for (int j = 0; j < g; j++) {
+          d[j] = llm_dothi(llm_dotlo(d[j], q03[j], k01), q03[j], k23);
+          d[j] = llm_dothi(llm_dotlo(d[j], q47[j], k45), q47[j], k67);
+          if (last) {
+            d[j] = (int32_t)((d[j] * ks) >> 16);
+            if (d[j] > top[j]) top[j] = d[j];
+          }
         }
-        dots_a[t] = da;
-        dots_b[t] = db;
+        for (int j = 0; j < g; j++) scores[j][t] = d[j];
       }
     }
   }
-  if (kscale) {
-    max[0] = max_a;
-    max[1] = max_b;
+  for (int j = 0; j < g; j++) max[j] = top[j];
+}
+
+void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g, const int16_t *keys,
+                       size_t stride, const int32_t *kscale, size_t kstride, int count, int hs) {
+  if (llm_kernels && llm_kernels->attn_scores_group &&
+      !llm_kernels->attn_scores_group(scores, max, q, g, keys, stride, kscale, kstride, count, hs))
+    return;
+  if (g == 2 && hs == 8) { /* stories260K: one pass without the tests */
+    scores_group_body(scores, max, q, 2, keys, stride, kscale, kstride, count, 8);
+    return;
+  }
+  /* Fewer heads than the group run as the group with head 0 repeated (the
+     same results written again; each sweep reads all heads' sums before it
+     writes any): one copy of the loop. */
+  int32_t *group_scores[ATTN_MAX_GROUP], group_max[ATTN_MAX_GROUP];
+  const int8_t *group_q[ATTN_MAX_GROUP];
+  for (int j = 0; j < ATTN_MAX_GROUP; j++) {
+    group_scores[j] = scores[j < g ? j : 0];
+    group_q[j] = q[j < g ? j : 0];
+  }
+  scores_group_body(group_scores, group_max, group_q, ATTN_MAX_GROUP, keys, stride, kscale, kstride, count, hs);
+  for (int j = 0; j < g; j++) max[j] = group_max[j];
+}
+
+/* G heads' value sums over the pairs of rows 0..COUNT-1 (an odd count's last
+   row left out) into OUT, four components a
+   sweep (a block of rows stays in the cache between sweeps): each pair of
+   value words is loaded and interleaved once for all the heads, whose int16
+   weights of the two rows are one word. Inlined with G constant; the loops
+   are not unrolled (as in scores_group_body). */
+static inline __attribute__((always_inline)) void values_group_body(int32_t *const *out, const int16_t *const *w,
+                                                                    const int g, const int8_t *values,
+                                                                    size_t stride, int count, int hs) {
+  for (int t0 = 0, end; t0 < count; t0 = end) {
+    end = attn_block_end(t0, count, hs); /* even but at the end: the weights' words stay aligned */
+#pragma GCC unroll 1
+    for (int c = 0; c < hs; c += 4) {
+      int32_t acc[ATTN_MAX_GROUP][4];
+      for (int j = 0; j < g; j++)
+        for (int i = 0; i < 4; i++) acc[j][i] = t0 ? out[j][c + i] : 0;
+      const int8_t *v = values + (size_t)t0 * stride + c;
+#pragma GCC unroll 1
+      for (int t = t0; t + 1 < end; t += 2, v += 2 * stride) {
+        const uint32_t vw = llm_word(v), uw = llm_word(v + stride);
+        const uint32_t lo = llm_pair_lo(vw, uw), hi = llm_pair_hi(vw, uw);
+        for (int j = 0; j < g; j++) {
+          const uint32_t wp = llm_word(w[j] + t);
+          acc[j][0] = llm_dotlo(acc[j][0], lo, wp);
+          acc[j][2] = llm_dothi(acc[j][2], lo, wp);
+          acc[j][1] = llm_dotlo(acc[j][1], hi, wp);
+          acc[j][3] = llm_dothi(acc[j][3], hi, wp);
+        }
+      }
+      for (int j = 0; j < g; j++)
+        for (int i = 0; i < 4; i++) out[j][c + i] = acc[j][i];
+    }
   }
 }
 
-void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
-                size_t stride, int count, int hs) {
-  dots2_body(dots_a, dots_b, 0, qa, qb, keys, stride, 0, 0, count, hs);
-}
-
-/* Head size 8 (stories260K) compiles to one pass without the tests. */
-void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
-                  const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs) {
-  if (llm_kernels && llm_kernels->attn_scores2 &&
-      !llm_kernels->attn_scores2(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, hs))
+void attn_values_group(int32_t *const *out, const int16_t *const *w, const int *shift, int g, const int8_t *values,
+                       size_t stride, int count, int hs) {
+  if (llm_kernels && llm_kernels->attn_values_group &&
+      !llm_kernels->attn_values_group(out, w, shift, g, values, stride, count, hs))
     return;
-  if (hs == 8)
-    dots2_body(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, 8);
-  else
-    dots2_body(scores_a, scores_b, max, qa, qb, keys, stride, kscale, kstride, count, hs);
+  int32_t *group_out[ATTN_MAX_GROUP];
+  const int16_t *group_w[ATTN_MAX_GROUP];
+  for (int j = 0; j < ATTN_MAX_GROUP; j++) { /* as attn_scores_group: head 0 repeated (a block's sums are
+                                                 all read before any is written) */
+    group_out[j] = out[j < g ? j : 0];
+    group_w[j] = w[j < g ? j : 0];
+  }
+  values_group_body(group_out, group_w, ATTN_MAX_GROUP, values, stride, count, hs);
+  const int8_t *last = count & 1 ? values + (size_t)(count - 1) * stride : 0; /* left out above */
+  for (int j = 0; j < g; j++) {
+    const uint32_t half = shift[j] ? 1u << (shift[j] - 1) : 0;
+    for (int i = 0; i < hs; i++) {
+      uint32_t sum = count ? (uint32_t)out[j][i] : 0;
+      if (last) sum += (uint32_t)(w[j][count - 1] * last[i]);
+      out[j][i] = (int32_t)(sum + half) >> shift[j];
+    }
+  }
 }
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
@@ -172,7 +233,7 @@ void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size
   if (llm_kernels && llm_kernels->attn_values_rows &&
       !llm_kernels->attn_values_rows(out, w, values, stride, rows, count, hs, shift))
     return;
-  values_sum(out, w, values, stride, rows, 1, count, hs, shift);
+  values_sum(out, w, values, stride, rows, count, hs, shift);
 }
 
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,

@@ -12,20 +12,22 @@
 
 /* dots[t] = q . k_t for COUNT keys. */
 void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs);
-/* The same for two query heads sharing the keys (grouped-query attention). */
-void attn_dots2(int32_t *dots_a, int32_t *dots_b, const int8_t *qa, const int8_t *qb, const int16_t *keys,
-                size_t stride, int count, int hs);
-/* attn_dots2's dots times each key's scale, (dot * kscale[t * kstride]) >> 16,
-   and the two heads' largest in max[0], max[1]. */
-void attn_scores2(int32_t *scores_a, int32_t *scores_b, int32_t *max, const int8_t *qa, const int8_t *qb,
-                  const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count, int hs);
-/* out[i] = sum_t w[t] * v_t[i] >> SHIFT (rounded) for COUNT value rows. */
-void attn_values(int32_t *out, const int32_t *w, const int8_t *values, size_t stride, int count, int hs, int shift);
+/* Query heads that share a kv head (grouped-query attention) scored in one
+   sweep over the keys: scores[j][t] = (q[j] . k_t) * kscale[t * kstride] >> 16
+   for G of them (1 to ATTN_MAX_GROUP), max[j] their largest. */
+#define ATTN_MAX_GROUP 3
+void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g, const int16_t *keys,
+                       size_t stride, const int32_t *kscale, size_t kstride, int count, int hs);
 /* dots[j] = q . k_rows[j]: the keys of selected positions. */
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,
                     int count, int hs);
 /* out[i] = sum_j w[j] * v_rows[j][i] >> SHIFT (rounded): the value rows of selected positions. */
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                       const uint16_t *rows, int count, int hs, int shift);
+/* out[j][i] = sum_t w[j][t] * v_t[i] >> shift[j] (rounded) for G heads (1 to
+   ATTN_MAX_GROUP) over value rows 0..COUNT-1, int16 weights (4-byte aligned
+   arrays): one sweep over the values serves the heads that share them. */
+void attn_values_group(int32_t *const *out, const int16_t *const *w, const int *shift, int g, const int8_t *values,
+                       size_t stride, int count, int hs);
 
 #endif

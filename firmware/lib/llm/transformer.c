@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "attention.h"
 #include "fixmath.h"
 #include "llm_dot.h"
 #include "llm_kernels.h"
@@ -329,22 +330,24 @@ static void attend(llm_state_t *s, int l, int b, int pos, int32_t inv_sqrt_hs) {
     int32_t vs = quantize8(vq, v + h * hs, hs, 8);
     kv_store(&s->kv, l, h, pos, kq, ks, vq, vs);
   }
-  /* Query heads two at a time where they share a kv head (heads h, h+1..
-     use kv head h / kv_mul). */
+  /* The query heads that share a kv head (h, h+1.. use kv head h /
+     kv_mul) attend together, up to ATTN_MAX_GROUP at a time: one sweep
+     over the cached keys and values serves them all. */
   for (int kvh = 0; kvh < m->n_kv_heads; kvh++) {
     for (int h = kvh * kv_mul; h < (kvh + 1) * kv_mul;) {
-      int pair = (h + 1 < (kvh + 1) * kv_mul) ? 2 : 1;
-      _Alignas(4) int8_t qq[2][LLM_MAX_HEAD_SIZE]; /* read a word at a time */
-      int32_t head_factor[2];
-      for (int j = 0; j < pair; j++) {
+      const int left = (kvh + 1) * kv_mul - h, group = left < ATTN_MAX_GROUP ? left : ATTN_MAX_GROUP;
+      _Alignas(4) int8_t qq[ATTN_MAX_GROUP][LLM_MAX_HEAD_SIZE]; /* read a word at a time */
+      int32_t head_factor[ATTN_MAX_GROUP], *outs[ATTN_MAX_GROUP];
+      const int8_t *queries[ATTN_MAX_GROUP];
+      for (int j = 0; j < group; j++) {
         int32_t qs = quantize8(qq[j], q + (h + j) * hs, hs, 8);
         /* score = dot * ks * qs / sqrt(hs); the per-head part once, Q24. */
         head_factor[j] = (int32_t)(((int64_t)qs * inv_sqrt_hs) >> 16);
+        queries[j] = qq[j];
+        outs[j] = out + (h + j) * hs;
       }
-      const int8_t *queries[2] = {qq[0], qq[1]};
-      int32_t *outs[2] = {out + h * hs, out + (h + 1) * hs};
-      kv_attend(&s->kv, l, kvh, pos, pair, queries, head_factor, outs);
-      h += pair;
+      kv_attend(&s->kv, l, kvh, pos, group, queries, head_factor, outs);
+      h += group;
     }
   }
   kv_end_step(&s->kv, l, pos);

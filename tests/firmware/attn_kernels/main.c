@@ -2,7 +2,8 @@
  * packed dot products) against plain loops over random data: head sizes 8
  * and 16, counts from 0 to odd and even, rows in order and gathered, value
  * weights that fit int16 (the packed path) and that do not, output shifts
- * from 0 to 15 (rounded), and the key scales and maxima of attn_scores2. */
+ * from 0 to 15 (rounded), the key scales and maxima of attn_scores_group
+ * and the int16-weighted sums of attn_values_group, for 1 to 3 heads. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -10,12 +11,13 @@
 
 #define KEYS 37
 #define MAX_HS 16
-#define ROUNDS 40
+#define ROUNDS 48
 
 static int16_t keys[KEYS * MAX_HS];
-static _Alignas(4) int8_t values[KEYS * MAX_HS], qa[MAX_HS], qb[MAX_HS];
-static int32_t weights[KEYS], kscale[KEYS * 2], got_a[KEYS], got_b[KEYS], want_a[KEYS], want_b[KEYS];
-static int32_t out[MAX_HS], ref[MAX_HS];
+static _Alignas(4) int8_t values[KEYS * MAX_HS], qs[ATTN_MAX_GROUP][MAX_HS];
+static _Alignas(4) int16_t weights16[ATTN_MAX_GROUP][KEYS + 1];
+static int32_t weights[KEYS], kscale[KEYS * 2], got[ATTN_MAX_GROUP][KEYS], want[ATTN_MAX_GROUP][KEYS];
+static int32_t out[MAX_HS], ref[MAX_HS], outs[ATTN_MAX_GROUP][MAX_HS];
 static uint16_t rows[KEYS];
 static uint32_t rng = 7;
 static unsigned checks, failures;
@@ -51,11 +53,29 @@ static void check_values(int round, int hs, int count, int gathered, int wide) {
     for (int j = 0; j < count; j++) s += (uint32_t)(weights[j] * values[rows[j] * hs + i]);
     ref[i] = (int32_t)(s + (shift ? 1u << (shift - 1) : 0)) >> shift;
   }
-  if (gathered)
-    attn_values_rows(out, weights, values, (size_t)hs, rows, count, hs, shift);
-  else
-    attn_values(out, weights, values, (size_t)hs, count, hs, shift);
-  for (int i = 0; i < hs; i++) expect(gathered ? "attn_values_rows" : "attn_values", round, i, out[i], ref[i]);
+  attn_values_rows(out, weights, values, (size_t)hs, rows, count, hs, shift);
+  for (int i = 0; i < hs; i++) expect("attn_values_rows", round, i, out[i], ref[i]);
+}
+
+/* The sums of G heads' int16 weights over rows 0..count-1 at once. */
+static void check_values_group(int round, int hs, int count, int g) {
+  int32_t *sums[ATTN_MAX_GROUP];
+  const int16_t *w[ATTN_MAX_GROUP];
+  int shift[ATTN_MAX_GROUP];
+  for (int j = 0; j < g; j++) {
+    for (int t = 0; t < count; t++) weights16[j][t] = (int16_t)(rnd() % 4 ? rnd() % 32768 : 0);
+    shift[j] = (int)(rnd() % 16);
+    sums[j] = outs[j];
+    w[j] = weights16[j];
+  }
+  attn_values_group(sums, w, shift, g, values, (size_t)hs, count, hs);
+  for (int j = 0; j < g; j++)
+    for (int i = 0; i < hs; i++) {
+      uint32_t s = 0;
+      for (int t = 0; t < count; t++) s += (uint32_t)(weights16[j][t] * values[t * hs + i]);
+      expect("attn_values_group", round, j * hs + i, outs[j][i],
+             (int32_t)(s + (shift[j] ? 1u << (shift[j] - 1) : 0)) >> shift[j]);
+    }
 }
 
 static int32_t dot(const int8_t *q, const int16_t *k, int hs) {
@@ -64,32 +84,28 @@ static int32_t dot(const int8_t *q, const int16_t *k, int hs) {
   return d;
 }
 
-static void check_dots(int round, int hs, int count) {
-  int32_t max_a = INT32_MIN, max_b = INT32_MIN, max[2];
+static void check_dots(int round, int hs, int count, int g) {
+  int32_t top[ATTN_MAX_GROUP], max[ATTN_MAX_GROUP], *scores[ATTN_MAX_GROUP];
+  const int8_t *q[ATTN_MAX_GROUP];
+  for (int j = 0; j < g; j++) {
+    top[j] = INT32_MIN;
+    scores[j] = got[j];
+    q[j] = qs[j];
+  }
   for (int t = 0; t < count; t++) {
     kscale[t * 2] = (int32_t)(rnd() % 300000);
-    int64_t a = dot(qa, keys + t * hs, hs), b = dot(qb, keys + t * hs, hs);
-    want_a[t] = (int32_t)a;
-    want_b[t] = (int32_t)b;
-    int32_t sa = (int32_t)((a * kscale[t * 2]) >> 16), sb = (int32_t)((b * kscale[t * 2]) >> 16);
-    if (sa > max_a) max_a = sa;
-    if (sb > max_b) max_b = sb;
+    for (int j = 0; j < g; j++) {
+      int64_t d = dot(qs[j], keys + t * hs, hs);
+      want[j][t] = (int32_t)((d * kscale[t * 2]) >> 16);
+      if (want[j][t] > top[j]) top[j] = want[j][t];
+    }
   }
-  attn_dots(got_a, qa, keys, (size_t)hs, count, hs);
-  for (int t = 0; t < count; t++) expect("attn_dots", round, t, got_a[t], want_a[t]);
-  attn_dots2(got_a, got_b, qa, qb, keys, (size_t)hs, count, hs);
-  for (int t = 0; t < count; t++) {
-    expect("attn_dots2 a", round, t, got_a[t], want_a[t]);
-    expect("attn_dots2 b", round, t, got_b[t], want_b[t]);
-  }
-  attn_scores2(got_a, got_b, max, qa, qb, keys, (size_t)hs, kscale, 2, count, hs);
-  for (int t = 0; t < count; t++) {
-    expect("attn_scores2 a", round, t, got_a[t], (int32_t)(((int64_t)want_a[t] * kscale[t * 2]) >> 16));
-    expect("attn_scores2 b", round, t, got_b[t], (int32_t)(((int64_t)want_b[t] * kscale[t * 2]) >> 16));
-  }
-  if (count) {
-    expect("attn_scores2 max a", round, 0, max[0], max_a);
-    expect("attn_scores2 max b", round, 0, max[1], max_b);
+  attn_dots(got[0], qs[0], keys, (size_t)hs, count, hs);
+  for (int t = 0; t < count; t++) expect("attn_dots", round, t, got[0][t], dot(qs[0], keys + t * hs, hs));
+  attn_scores_group(scores, max, q, g, keys, (size_t)hs, kscale, 2, count, hs);
+  for (int j = 0; j < g; j++) {
+    for (int t = 0; t < count; t++) expect("attn_scores_group", round, j * KEYS + t, got[j][t], want[j][t]);
+    if (count) expect("attn_scores_group max", round, j, max[j], top[j]);
   }
 }
 
@@ -100,12 +116,12 @@ int main(void) {
       values[i] = (int8_t)rnd();
       keys[i] = (int16_t)((int32_t)(rnd() % 4065) - 2032); /* 12-bit, as cached */
     }
-    for (int i = 0; i < hs; i++) {
-      qa[i] = (int8_t)rnd();
-      qb[i] = (int8_t)rnd();
-    }
+    for (int j = 0; j < ATTN_MAX_GROUP; j++)
+      for (int i = 0; i < hs; i++) qs[j][i] = (int8_t)rnd();
+    const int g = 1 + round / 3 % ATTN_MAX_GROUP; /* every head count with both head sizes */
     check_values(round, hs, count, round & 1, round % 4 >= 2);
-    check_dots(round, hs, count);
+    check_values_group(round, hs, count, g);
+    check_dots(round, hs, count, g);
   }
   printf("attention kernels: %u checks, %u failures\n", checks, failures);
   printf("attn_kernels %s\n", failures ? "FAIL" : "PASS");
