@@ -39,18 +39,6 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
   return err;
 }
 
-/* Position T's probability P = E / sum (Q16) added to SCORE[T] (saturating)
-   and set as PROB[I]; returns its value weight, (E * SCALE) >> 24. */
-static inline __attribute__((always_inline)) int32_t value_weight(uint32_t e, uint32_t inv, uint32_t scale,
-                                                                  int32_t *score, int32_t *prob, size_t t, int i) {
-  if (score || prob) {
-    int32_t p = (int32_t)((e * inv) >> 16);
-    if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p;
-    if (prob) prob[i] = p;
-  }
-  return (int32_t)fx_mulhu(e << 8, scale);
-}
-
 /* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
    times the value scale, Q(16 + *SHIFT) per int8 value unit: SHIFT gives
    the largest possible weight 15 bits (the packed value sums take 16-bit
@@ -61,19 +49,15 @@ static inline __attribute__((always_inline)) int32_t value_weight(uint32_t e, ui
    policy, PROB (per i) receives them; either may be NULL. Most positions of
    a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
    the others go on: returns their count M, their weights in a[0..M) and
-   their slots in kept[0..M). With DENSE (rows NULL), every position's
-   weight may go to DENSE[i] as int16 instead (0 for those dropped), for
-   attn_values_group: then the result is -1.
-   SCALED: a[] holds the scaled scores already and MAX their largest
-   (attn_scores_group). Runs once per cached position and head, so the
-   products that fit use one high-word multiply (the results are those of
-   the plain 64-bit formulas), and it is inlined twice: for dense
-   attention's scaled scores (ROWS and PROB NULL) and in general (one copy
-   for the callers). */
+   their slots in kept[0..M). SCALED: a[] holds the scaled scores already
+   and MAX their largest (attn_scores2). Runs once per cached position and
+   head, so the products that fit use one high-word multiply (the results
+   are those of the plain 64-bit formulas), and it is inlined twice: for
+   dense attention's scaled scores (ROWS and PROB NULL) and in general. */
 static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
                                                               const uint16_t *rows, int n, int32_t head_factor,
                                                               int32_t *score, int32_t *prob, uint16_t *kept,
-                                                              int16_t *dense, int scaled, int32_t max, int *shift) {
+                                                              int scaled, int32_t max, int *shift) {
   const int32_t *kscale = kv_scales_of(kv, kv->key_scale, layer, kvh);
   const int32_t *vscale = kv_scales_of(kv, kv->value_scale, layer, kvh);
   if (!scaled) {
@@ -118,23 +102,17 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   int k = 0;
   while (k < 15 && (top << (k + 1)) < 32768 && ((uint64_t)vmax << (k + 1)) < ((uint64_t)1 << 32)) k++;
   *shift = k;
-  /* The group sums cost about as much per position as the kept ones' sums
-     do per weight given: a head that keeps under 2/5 of the positions (a
-     sharp one) sums those; so does one whose weights could exceed int16. */
-  if (dense && 5 * m >= 2 * n && (((uint64_t)(vmax << k) * inv) >> 24) < 32768) {
-    for (int i = 0; i < n; i++) dense[i] = 0;
-    for (int j = 0; j < m; j++) {
-      const int i = kept[j];
-      dense[i] = (int16_t)value_weight((uint32_t)a[j], inv, fx_mulhu((uint32_t)vscale[i] << k, inv_hi), score, 0,
-                                       (size_t)i, i);
-    }
-    return -1;
-  }
   for (int j = 0; j < m; j++) {
     const int i = kept[j];
     const size_t t = rows ? rows[i] : (size_t)i;
+    const uint32_t e = (uint32_t)a[j];
+    if (score || prob) {
+      int32_t p = (int32_t)((e * inv) >> 16);
+      if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
+      if (prob) prob[i] = p;
+    }
     uint32_t scale = fx_mulhu((uint32_t)vscale[t] << k, inv_hi); /* (vscale * inv) >> 16, Q(24 + k) */
-    a[j] = value_weight((uint32_t)a[j], inv, scale, score, prob, t, i);
+    a[j] = (int32_t)fx_mulhu(e << 8, scale);                           /* (e * scale) >> 24 */
     kept[j] = (uint16_t)t;
   }
   return m;
@@ -142,14 +120,12 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
 
 static __attribute__((noinline)) int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
                            int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept, int *shift) {
-  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0, 0, shift);
+  return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0, shift);
 }
 
-/* Dense attention's: scaled scores in, int16 weights for every slot in
-   DENSE out (-1) where they pay and fit. */
 static int softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
-                          int32_t head_factor, int32_t *score, uint16_t *kept, int16_t *dense, int *shift) {
-  return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, dense, 1, max, shift);
+                          int32_t head_factor, int32_t *score, uint16_t *kept, int *shift) {
+  return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, 1, max, shift);
 }
 
 void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_factor, int32_t *score, int32_t *prob,
@@ -162,41 +138,61 @@ void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_f
                      kv->head_size, shift);
 }
 
+/* A head's value rows beyond which the data cache (soc_top's DcacheBytes)
+   cannot hold them for the next head. */
+#define KV_SWEEP_BYTES 8192
+
+/* A head's weights (a[0..m) for slots kept[0..m)) as int16 for every slot
+   0..n-1 in DENSE, 0 where it kept none; 0 if one does not fit int16. */
+static int dense_weights(int16_t *dense, const int32_t *a, const uint16_t *kept, int m, int n) {
+  for (int j = 0; j < m; j++)
+    if ((uint32_t)a[j] > INT16_MAX) return 0;
+  for (int i = 0; i < n; i++) dense[i] = 0;
+  for (int j = 0; j < m; j++) dense[kept[j]] = (int16_t)a[j];
+  return 1;
+}
+
 /* Dense backend: the used slots are 0..used-1 (the prompt compression
    closes its holes), read in one sweep for the COUNT query heads that
-   share them: their dots scaled by the keys' scales in the keys' sweep,
-   their value sums in the values' sweep with int16 weights (a head whose
-   weights could exceed int16 sums the positions it kept on its own). */
+   share them: their dots scaled by the keys' scales in the keys' sweep.
+   The value sums: each head over the positions it kept, or in one sweep
+   over every position for the heads that keep many (attn_values_group,
+   int16 weights) when the rows come from memory once for all of them
+   instead of once a head. */
 static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
                          const int32_t *head_factor, int32_t *const *out, int32_t *score) {
   const int hs = kv->head_size, n = kv->used[kv_head_of(kv, layer, kvh)];
   const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
-  int32_t *att[ATTN_MAX_GROUP] = {0}, max[ATTN_MAX_GROUP], *sums[ATTN_MAX_GROUP];
-  const int16_t *weights[ATTN_MAX_GROUP];
-  int shifts[ATTN_MAX_GROUP], grouped = 0;
   /* The heads' rows side by side, not seq_len apart: rows a multiple of the
      cache's size apart would evict each other in the direct-mapped cache
      at every position. */
   const size_t round = ((size_t)n + 15) & ~(size_t)15, span = round <= (size_t)kv->seq_len ? round : (size_t)n;
   const size_t weights_span = span + (span & 1); /* read a word at a time */
+  int32_t *att[ATTN_MAX_GROUP] = {0}, max[ATTN_MAX_GROUP], *sums[ATTN_MAX_GROUP];
+  const int16_t *weights[ATTN_MAX_GROUP];
+  int kept_n[ATTN_MAX_GROUP], shift[ATTN_MAX_GROUP], group_shift[ATTN_MAX_GROUP], grouped = 0;
   for (int j = 0; j < count; j++) att[j] = kv->att + (size_t)j * span;
   attn_scores_group(att, max, q, count, kv->keys + base, stride, kv_scales_of(kv, kv->key_scale, layer, kvh), 1, n,
                     hs);
   for (int j = 0; j < count; j++) {
-    uint16_t *kept = kv_kept_of(kv, j);
-    int16_t *dense = kv->weights + (size_t)j * weights_span;
-    int shift;
-    int m = softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kept, dense, &shift);
-    if (!out[j]) continue;
-    if (m >= 0) {
-      attn_values_rows(out[j], att[j], kv->values + base, stride, kept, m, hs, shift);
-      continue;
-    }
-    sums[grouped] = out[j];
-    weights[grouped] = dense;
-    shifts[grouped++] = shift;
+    kept_n[j] = softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kv_kept_of(kv, j), &shift[j]);
   }
-  if (grouped) attn_values_group(sums, weights, shifts, grouped, kv->values + base, stride, n, hs);
+  /* Values the data cache holds between heads are read from it again;
+     those it cannot, from memory: there, one sweep for the heads that keep
+     2/5 of the positions or more costs less than their own sums. */
+  const int sweep = (size_t)n * (size_t)hs > KV_SWEEP_BYTES;
+  for (int j = 0; j < count; j++) {
+    if (!out[j]) continue;
+    int16_t *dense = kv->weights + (size_t)j * weights_span;
+    if (sweep && 5 * kept_n[j] >= 2 * n && dense_weights(dense, att[j], kv_kept_of(kv, j), kept_n[j], n)) {
+      sums[grouped] = out[j];
+      weights[grouped] = dense;
+      group_shift[grouped++] = shift[j];
+    } else {
+      attn_values_rows(out[j], att[j], kv->values + base, stride, kv_kept_of(kv, j), kept_n[j], hs, shift[j]);
+    }
+  }
+  if (grouped) attn_values_group(sums, weights, group_shift, grouped, kv->values + base, stride, n, hs);
 }
 
 void kv_attend_cached(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
