@@ -169,8 +169,8 @@ AVX2 static int host_attn_values_group(int32_t *const *out, const int16_t *const
   return 0;
 }
 
-static const llm_kernels_t avx2_kernels = {matmul_grouped, host_attn_dots, host_attn_scores_group, host_attn_values_rows,
-                                           host_attn_values_group};
+static const llm_kernels_t avx2_kernels = {matmul_grouped, host_attn_dots, host_attn_scores_group,
+                                           host_attn_values_rows, host_attn_values_group};
 
 int host_kernels_install(void) {
   __builtin_cpu_init();

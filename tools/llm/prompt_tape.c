@@ -119,7 +119,8 @@ void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s) {
       store(t, kv, layer, pos);
     }
     const int8_t *q[ATTN_MAX_GROUP];
-    for (int j = 0; j < c->count; j++) q[j] = t->queries + ((size_t)i * ATTN_MAX_GROUP + (size_t)j) * (size_t)t->head_size;
+    for (int j = 0; j < c->count; j++)
+      q[j] = t->queries + ((size_t)i * ATTN_MAX_GROUP + (size_t)j) * (size_t)t->head_size;
     kv_attend(kv, layer, c->kvh, pos, c->count, q, c->head_factor, outs);
   }
   if (layer >= 0) kv_end_step(kv, layer, pos);

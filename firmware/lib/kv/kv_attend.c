@@ -118,8 +118,9 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   return m;
 }
 
-static __attribute__((noinline)) int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a, const uint16_t *rows, int n,
-                           int32_t head_factor, int32_t *score, int32_t *prob, uint16_t *kept, int *shift) {
+static __attribute__((noinline)) int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
+                                                     const uint16_t *rows, int n, int32_t head_factor,
+                                                     int32_t *score, int32_t *prob, uint16_t *kept, int *shift) {
   return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0, shift);
 }
 
@@ -174,9 +175,9 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
   for (int j = 0; j < count; j++) att[j] = kv->att + (size_t)j * span;
   attn_scores_group(att, max, q, count, kv->keys + base, stride, kv_scales_of(kv, kv->key_scale, layer, kvh), 1, n,
                     hs);
-  for (int j = 0; j < count; j++) {
-    kept_n[j] = softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kv_kept_of(kv, j), &shift[j]);
-  }
+  for (int j = 0; j < count; j++)
+    kept_n[j] = softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kv_kept_of(kv, j),
+                               &shift[j]);
   /* Values the data cache holds between heads are read from it again;
      those it cannot, from memory: there, one sweep for the heads that keep
      2/5 of the positions or more costs less than their own sums. */

@@ -170,10 +170,10 @@ void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const
 }
 
 /* G heads' value sums over the pairs of rows 0..COUNT-1 (an odd count's last
-   row left out) into OUT, four components a
-   sweep (a block of rows stays in the cache between sweeps): each pair of
-   value words is loaded and interleaved once for all the heads, whose int16
-   weights of the two rows are one word. Inlined with G constant; the loops
+   row left out) into OUT, four components a sweep (a block of rows stays in
+   the cache between sweeps): each pair of value words is loaded and
+   interleaved once for all the heads, whose int16 weights of the two rows
+   are one word. Inlined with G constant; the loops
    are not unrolled (as in scores_group_body). */
 static inline __attribute__((always_inline)) void values_group_body(int32_t *const *out, const int16_t *const *w,
                                                                     const int g, const int8_t *values,
