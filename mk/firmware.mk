@@ -37,8 +37,15 @@ $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 # position and head): unrolled, the scheduler hides the load-use cycle and
 # fewer taken branches cost a bubble (-8% of cycles per token); twice at
 # most, as more grows the code past the 128 KiB builds and saves nothing.
-FW_UNROLLED := firmware/lib/llm/attention.c firmware/lib/kv/kv_attend.c
+FW_UNROLLED := firmware/lib/kernels/attention.c firmware/lib/kv/kv_attend.c firmware/lib/kv/backend_dense.c
 $(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops --param max-unroll-times=2
+# Code that runs once a prompt, a command or a model (the image's checks,
+# the tokenizer, the console, policy parsing, the cost model) compiled for
+# size: the 128 KiB builds (llm_smol, retr_ulx3s, llm_ulx3s) fill their RAM.
+FW_COLD := $(addprefix firmware/lib/llm/,llm_model.c llm_context.c tokenizer.c tokenizer_bpe.c bpe_pretok.c \
+             bpe_merge.c chat.c) $(wildcard firmware/lib/console/*.c) firmware/lib/kv/kv_policy.c \
+           $(addprefix firmware/lib/unicaim/,ucm_energy.c ucm_check.c)
+$(call fw_obj,$(FW_COLD)): FW_CFLAGS += -Os
 # The transformer's loops (matrix tiles, quantisation, norms) unrolled four
 # times at most: the llm_512k build must still fit its 512 KiB.
 $(call fw_obj,firmware/lib/llm/transformer.c): FW_CFLAGS += -funroll-loops --param max-unroll-times=4

@@ -134,8 +134,8 @@ tune-retr-ulx3s: $(PRUNE) $(RETR_IMAGE) $(PRUNE_DEV)
 # (tools/llm/prompt_tape.h). Development set: the even fortune files,
 # seeds 5000 + length; test set: the odd ones, seeds 6000 + length. The
 # test run at 2k tokens carries the issue's names (_smol); 1k and 4k are
-# tagged smol1k, smol4k. About 2.7 minutes a task at 2k on one core (docs/
-# pruning.md): make -j2 runs two lengths at a time, days in all.
+# tagged smol1k, smol4k. Minutes a task at 2k on one core (docs/pruning.md,
+# "Cost"): make -j2 runs two lengths at a time, days in all.
 SMOL_TASK_DIR   := $(SMOL_BUILD)/tasks
 SMOL_LENGTHS    := 1024 2048 4096
 SMOL_TEST_TASKS := 100

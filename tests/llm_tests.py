@@ -154,7 +154,8 @@ def collect(build, run):
         n, head, bad = 60, 64, []
 
         def compare(spec, prompt, script, want, tag, *extra):
-            rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), str(head), *extra], 60,
+            components = str(len(script.split("\n", 1)[0].split()) // 2)  # a line: key, then query
+            rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), components, *extra], 60,
                                stdin_data=script.encode())
             got = [[int(p) for p in line.split(":")[1].split()] for line in out.splitlines() if line.startswith(tag)]
             if rc != 0 or got != want:
@@ -171,11 +172,54 @@ def collect(build, run):
         circuit = policy_reference.unicaim_cases(7, n, head)
         for spec, prompt, script, want in circuit:
             compare(spec, prompt, script, want, "KEPT")
+        # The same on stories260K's own keys and queries (two banks of a
+        # greedy story): correlated, unevenly sized keys, not random ones.
+        for layer, kvh in ((0, 0), (4, 3)):
+            rc, script, err = run([os.path.join(llm, "kv_record"), image, str(layer), str(kvh), str(n)], 120)
+            if rc != 0 or len(script.splitlines()) != n:
+                bad.append(f"kv_record layer {layer} kv head {kvh}: rc {rc} {err.strip()}")
+                continue
+            recorded = policy_reference.recorded_unicaim_cases(script, 18, 30)
+            for spec, prompt, text, want in recorded:
+                compare(spec, prompt, text, want, "KEPT")
+            circuit += recorded
         plus = policy_reference.unicaim_plus_cases(7, n)
         for spec, prompt, targets, want in plus:
             compare(spec, prompt, policy_reference.script(targets, head), want, "KEPT")
         total = len(cases) + len(quest) + len(circuit) + len(plus)
         return not bad, "\n".join(bad) or f"{total} sequences of {n} steps"
+
+    @add("policy-reference-on-soc")
+    def _():
+        # The same references against the SoC (tests/firmware/kv_trace, the
+        # steps kv_trace runs, with unicaim on the block's RTL): StreamingLLM,
+        # H2O, SnapKV and TOVA on scripted attention, Quest's reads, unicaim's
+        # circuit at four trims on random keys (the bank's 24 cells a key:
+        # HEAD 24, one cell a component as the reference models).
+        import policy_reference
+        n, cases = 60, []
+        for spec, prompt, targets, want in policy_reference.cases(7, n):
+            cases.append((spec, prompt, policy_reference.script(targets, 64), want, 0))
+        for spec, prompt, script, want in policy_reference.quest_cases(7, n, 64):
+            cases.append((spec, prompt, script, want, 1))
+        for spec, prompt, script, want in policy_reference.unicaim_cases(7, n, 24):
+            cases.append((spec, prompt, script, want, 0))
+        text = "".join(f"{spec} 64 {prompt} {len(script.split(chr(10))[0].split()) // 2} {n} {attended}\n{script}"
+                       for spec, prompt, script, want, attended in cases) + "end\n"
+        rc, out, err = run([os.path.join(build, "sim", "unicaim-sim"), "--elf",
+                            os.path.join(build, "fw", "test_kv_trace.elf"), "--max-cycles", "2000000000"], 900,
+                           stdin_data=text.encode())
+        bad = []
+        blocks = out.split("CASE ")[1:]
+        for i, (spec, prompt, script, want, attended) in enumerate(cases):
+            tag = "ATTENDED" if attended else "KEPT"
+            lines = blocks[i].splitlines() if i < len(blocks) else ["missing"]
+            got = [[int(p) for p in line.split(":")[1].split()] for line in lines if line.startswith(tag)]
+            if got != want:
+                step = next((k for k, (g, w) in enumerate(zip(got, want)) if g != w), len(got))
+                bad.append(f"{spec} prompt {prompt}: {lines[0][:120]} step {step}")
+        ok = rc == 0 and not bad and f"kv_trace: {len(cases)} cases" in out
+        return ok, "\n".join(bad) or f"rc={rc} {len(cases)} sequences of {n} steps\n{err[-300:]}"
 
     @add("pinned-greedy-story")
     def _():
@@ -191,13 +235,16 @@ def collect(build, run):
     @add("bench-from-saved-context")
     def _():
         # llm_ctx16.elf restores the host engine's cache of positions 0-15
-        # (llm_context) and runs `bench 20` from position 16 on: the same
+        # (llm_context) and runs `bench 16 20` from position 16 on: the same
         # cycles at position 20 and the same token as llm.elf running all 21
         # positions from BOS, and the host's token; a position inside the
-        # context is refused.
+        # context is refused. Both print a line at position 16: what ran
+        # before (the restore's message, the prefill's BENCH line) leaves
+        # different entries in the core's 64-entry branch target buffer,
+        # which `bench 20` alone carried into position 20 (1640 cycles).
         runs = {}
         for elf in ("llm_ctx16.elf", "llm.elf"):
-            rc, out, err = console_session(run, build, elf, "bench 20\nbench 12\nexit 0\n", tmp, 300)
+            rc, out, err = console_session(run, build, elf, "bench 16 20\nbench 12\nexit 0\n", tmp, 300)
             cycles = re.search(r"^BENCH lm_decode_cycles_pos20 (\d+)", out, re.M)
             token = re.search(r"^bench: position 20 chose token (\d+)", out, re.M)
             runs[elf] = (rc, cycles and cycles.group(1), token and token.group(1), out)

@@ -17,10 +17,10 @@ CORE = ("sim", "isa-tests", "firmware")
 
 MUTATIONS = [
     # ---------------------------------------------------------------- LM kernels and tokenizer
-    Mutation("fixmath-mul-shift-truncates", "firmware/lib/llm/fixmath.h",
+    Mutation("fixmath-mul-shift-truncates", "firmware/lib/kernels/fixmath.h",
              "return (int32_t)((p + ((int64_t)1 << (shift - 1))) >> shift);", "return (int32_t)(p >> shift);",
              ("fixmath-exact", "pinned-greedy"), HOST),
-    Mutation("fixmath-round-shift-truncates", "firmware/lib/llm/fixmath.h",
+    Mutation("fixmath-round-shift-truncates", "firmware/lib/kernels/fixmath.h",
              "int64_t sum = hi + (lo >> 32) + ((int64_t)1 << (shift - 33));", "int64_t sum = hi + (lo >> 32);",
              ("fixmath-exact", "pinned-greedy"), HOST),
     Mutation("rope-rotates-the-wrong-way", "firmware/lib/llm/transformer.c",
@@ -38,7 +38,7 @@ MUTATIONS = [
              "while (q < p->end && class_at(p, q, p->end, &len) != LLM_CLASS_NUMBER) q += (size_t)len;",
              "while (q < p->end && class_at(p, q, p->end, &len) == LLM_CLASS_NUMBER) q += (size_t)len;",
              ("tokenizer-matches", "tokenizer-fuzz"), HOST),
-    Mutation("attention-max-is-a-min", "firmware/lib/llm/attention.c",
+    Mutation("attention-max-is-a-min", "firmware/lib/kernels/attention.c",
              "if (d[j] > top[j]) top[j] = d[j];", "if (d[j] < top[j]) top[j] = d[j];",
              ("attn-kernels", "soc-matches-host-greedy"), HOST + SOC),
     # ---------------------------------------------------------------- policies
@@ -65,6 +65,9 @@ MUTATIONS = [
              "b += q[i] >= 0 ? (int64_t)q[i] * hi[i] : (int64_t)q[i] * lo[i];",
              "b += q[i] >= 0 ? (int64_t)q[i] * lo[i] : (int64_t)q[i] * hi[i];",
              ("policy",), HOST + SOC),
+    Mutation("replay-copy-keeps-the-first-budget", "tools/llm/prune_eval.c",
+             "  r->state.kv.capacity = now.capacity;\n", "",
+             ("ruler-replayed-prompt-equals-own-prefill",), ("build/llm/prune_eval",)),
     Mutation("unicaim-plus-span-one-short", "firmware/lib/kv/policy_unicaim_plus.c",
              "for (int u = t; u <= t + p->v[UC_SPAN] && u < recent_lo; u++) protect_position(kv, b, u);",
              "for (int u = t; u < t + p->v[UC_SPAN] && u < recent_lo; u++) protect_position(kv, b, u);",

@@ -207,6 +207,19 @@ def unicaim_cases(seed, n, head):
     return out
 
 
+def recorded_unicaim_cases(script, budget, prompt):
+    """(spec, prompt, script, expected trace) for unicaim on a real model's
+    keys and queries (SCRIPT: kv_trace's lines, as build/llm/kv_record
+    writes them from one bank of a greedy story), at the default trim and
+    with the linear update."""
+    rows = [list(map(int, line.split())) for line in script.splitlines()]
+    head = len(rows[0]) // 2
+    keys, queries = [r[:head] for r in rows], [r[head:] for r in rows]
+    return [(f"unicaim:{budget}:ts={ts}:csl={csl}:cacc={cacc}:linear={linear}", prompt, script,
+             run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear))
+            for ts, csl, cacc, linear in ((300, 20, 10, 0), (100, 8, 40, 0), (300, 20, 10, 1))]
+
+
 def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, recent=1):
     """unicaim+ at its defaults (digital sums, recent and threshold
     protection; policy_unicaim_plus.c's description) on scripted attention:

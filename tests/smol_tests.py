@@ -266,21 +266,24 @@ def collect(build, run):
     def _():
         # prune_eval gen reads each prompt once and replays it into every
         # policy's cache; with --unshared each policy reads it itself. The
-        # continuations (every policy at 20%, and the reference) must be
-        # the same tokens.
+        # continuations (every policy at 10 and 20%, and the reference) must
+        # be the same tokens. A policy whose prompt leaves the same cache at
+        # any budget is replayed once for both budgets: its 20% rows (scores,
+        # evictions, the array's cost) must be those of a run at 20% alone.
         path, why = ruler_tasks()
         if not path:
             return False, why
-        outs, logs = [], []
-        for extra in ([], ["--unshared"]):
+        outs, rows, logs = [], [], []
+        for budgets, extra in (("10,20", []), ("10,20", ["--unshared"]), ("20", [])):
             o = os.path.join(tmp, f"outputs{len(outs)}.txt")
-            rc, out, err = run([prune, image, "gen", path, "--budgets", "20", "--outputs", o, *extra], 1200)
+            rc, out, err = run([prune, image, "gen", path, "--budgets", budgets, "--outputs", o, *extra], 1200)
             outs.append(open(o).read() if rc == 0 and os.path.exists(o) else "")
-            logs.append(f"{extra} rc={rc}\n{out[-1500:]}{err[-500:]}")
+            rows.append([l for l in out.splitlines() if l.startswith("ruler,") and l.split(",")[3] in ("20", "100")])
+            logs.append(f"{budgets} {extra} rc={rc}\n{out[-1500:]}{err[-500:]}")
         lines = outs[0].splitlines()
         policies = {l.split()[0] for l in lines}
-        ok = outs[0] == outs[1] and len(lines) == 3 * len(policies) and len(policies) >= 8 and \
-            all(len(l.split()) > 4 for l in lines)
+        ok = outs[0] == outs[1] and len(lines) == 3 * (2 * len(policies) - 1) and len(policies) >= 8 and \
+            all(len(l.split()) > 4 for l in lines) and rows[0] == rows[2] and len(rows[0]) == len(policies)
         return ok, "\n".join(logs) + "\n" + outs[0][:1500]
 
     @add("ruler-bad-task-lines-refused")

@@ -1,5 +1,5 @@
 /* fixmath_vectors: the integer transformer's fixed-point helpers
-   (firmware/lib/llm/fixmath.h) on test vectors, for tests/llm_tests.py's
+   (firmware/lib/kernels/fixmath.h) on test vectors, for tests/llm_tests.py's
    comparison with exact arithmetic written from their definitions.
    stdin: one vector a line, "NAME ARG...", integers; stdout: the result. */
 #include <inttypes.h>

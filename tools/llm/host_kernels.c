@@ -1,4 +1,4 @@
-/* The engine's hot kernels in AVX2 for the host (llm_kernels.h): the same
+/* The engine's hot kernels in AVX2 for the host (llm_kernels.h, attention.h): the same
    integer arithmetic as the portable C the SoC runs -- int32 sums of
    products that cannot overflow, wrapping where the portable ones wrap,
    int64 where they use int64 -- so the results are bit-identical (tests
@@ -169,13 +169,15 @@ AVX2 static int host_attn_values_group(int32_t *const *out, const int16_t *const
   return 0;
 }
 
-static const llm_kernels_t avx2_kernels = {matmul_grouped, host_attn_dots, host_attn_scores_group,
-                                           host_attn_values_rows, host_attn_values_group};
+static const llm_kernels_t avx2_kernels = {matmul_grouped};
+static const attn_kernels_t avx2_attn_kernels = {host_attn_dots, host_attn_scores_group, host_attn_values_rows,
+                                                 host_attn_values_group};
 
 int host_kernels_install(void) {
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("avx2")) return 0;
   llm_kernels = &avx2_kernels;
+  attn_kernels = &avx2_attn_kernels;
   return 1;
 }
 

@@ -1,4 +1,4 @@
-/* Installs the host's vectorized kernels (llm_kernels.h) when the CPU has
+/* Installs the host's vectorized kernels (llm_kernels.h, attention.h) when the CPU has
    AVX2; returns whether it did. */
 #ifndef HOST_KERNELS_H
 #define HOST_KERNELS_H

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kv_array.h"
 #include "kv_policy.h"
 #include "ucm.h"
 #include "ucm_arrays.h"
@@ -82,7 +83,7 @@ static int soak(kv_cache_t *kv, const kv_policy_ops_t *ops, int budget, int step
     return -1;
   }
   printf("%s%s: %d positions at a budget of %d, %lu evictions, invariants hold\n", ops->name,
-         kv->backend == KV_UNICAIM ? " (array)" : "", PROMPT + steps, budget, (unsigned long)kv->evictions);
+         kv_on_array(kv) ? " (array)" : "", PROMPT + steps, budget, (unsigned long)kv->evictions);
   return 0;
 }
 

@@ -4,25 +4,18 @@
    usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended] < SCRIPT
    One layer and one KV head of HEAD components, SLOTS positions at most,
    the first PROMPT positions the prompt. SCRIPT has a line per position:
-   HEAD key components then HEAD query components, int8. Keys are cached as
-   the engine caches them (12-bit, scale 1); the query's head factor makes a
-   logit gap of one int8 unit product worth 2^-16 of weight, so a key the
-   query does not point at gets exactly 0. Prints per position
-   "KEPT pos: p p ..." (ascending) after the position is stored and attended.
-   With --attended (at most HEAD positions) the attention is diffuse instead
-   (the smallest head factor: every position a step reads gets a weight)
-   and position p's value is component p alone, so the step's output names
-   the positions it read: "ATTENDED pos: p p ..." (Quest's pages).
-   A policy that runs on the array gets one bank of SLOTS rows of HEAD
-   3-bit cells on the golden model (one cell per component, no noise), its
-   exact scores from the cached keys. */
+   HEAD key components then HEAD query components, int8. Each step and what
+   it prints: firmware/lib/kv/kv_trace.h (the SoC runs the same steps,
+   tests/firmware/kv_trace). A policy that runs on the array gets one bank
+   of SLOTS rows of HEAD 3-bit cells on the golden model (one cell per
+   component, no noise), its exact scores from the cached keys. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kv_slots.h"
+#include "kv_array.h"
 #include "kv_policy.h"
-#include "policy_spec.h"
+#include "kv_trace.h"
 #include "ucm_arrays.h"
 #include "ucm_model.h"
 
@@ -52,7 +45,7 @@ int main(int argc, char **argv) {
     return 2;
   kv_policy_t policy;
   char why[160];
-  const char *refused = policy_from_spec(&policy, argv[1], slots, kv.slots, why, sizeof why);
+  const char *refused = kv_policy_from_spec(&policy, argv[1], slots, kv.slots, why, sizeof why);
   if (!refused && !(policy.ops->flags & KV_POLICY_ARRAY)) kv_use_dense(&kv);
   if (!refused) refused = kv_set_policy(&kv, &policy);
   if (refused) {
@@ -60,16 +53,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   kv_begin(&kv, prompt);
-  int16_t key[KV_MAX_HEAD_SIZE];
-  int8_t q[KV_MAX_HEAD_SIZE], value[KV_MAX_HEAD_SIZE] = {0};
-  int32_t out[KV_MAX_HEAD_SIZE];
-  const int8_t *queries[1] = {q};
-  int32_t *outs[1] = {out};
-  const int32_t head_factor = attended ? 1 : 1 << 20;
+  int8_t key[KV_MAX_HEAD_SIZE], q[KV_MAX_HEAD_SIZE];
   for (int pos = 0; pos < slots; pos++) {
     int v, got = 0;
     for (int i = 0; i < 2 * hs && scanf("%d", &v) == 1; i++, got++) {
-      if (i < hs) key[i] = (int16_t)(v << KV_KEY_INT8_SHIFT);
+      if (i < hs) key[i] = (int8_t)v;
       else q[i - hs] = (int8_t)v;
     }
     if (got == 0) break;
@@ -81,21 +69,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "kv_trace: position %d has %d numbers, not %d\n", pos, got, 2 * hs);
       return 2;
     }
-    if (attended) value[pos] = 127;
-    kv_store(&kv, 0, 0, pos, key, 1 << 16, value, 1 << 24);
-    if (attended) value[pos] = 0;
-    kv_attend(&kv, 0, 0, pos, 1, queries, &head_factor, outs);
-    kv_end_step(&kv, 0, pos);
-    if (attended) {
-      printf("ATTENDED %d:", pos);
-      for (int p = 0; p <= pos; p++)
-        if (out[p]) printf(" %d", p);
-      printf("\n");
-    }
-    printf("KEPT %d:", pos);
-    for (int p = 0; p <= pos; p++)
-      if (kv_slot_holding(&kv, 0, p) >= 0) printf(" %d", p);
-    printf("\n");
+    kv_trace_step(&kv, pos, key, q, attended);
   }
   return 0;
 }

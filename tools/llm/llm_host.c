@@ -10,7 +10,7 @@
    "kv unicaim K" does through the block; --sigma sets its cell variation,
    --slices its cells per key component (a simulator built with that DIM).
    --policy is the console's "policy NAME BUDGET [KEY=VALUE...]" with
-   colons for spaces (policy_spec.h); a refused one is named with the
+   colons for spaces (kv_policy_from_spec); a refused one is named with the
    reason. --batch N reads the prompt N tokens a pass (the same tokens, but
    with the array's read noise, whose draws follow the order of searches).
    --time prints the prefill's and the decode's wall time; --portable runs
@@ -30,8 +30,9 @@
 #include "host_file.h"
 #include "host_kernels.h"
 #include "llm_model.h"
+#include "kv_array.h"
+#include "kv_backend.h"
 #include "kv_policy.h"
-#include "policy_spec.h"
 #include "sampler.h"
 #include "tokenizer.h"
 #include "transformer.h"
@@ -143,7 +144,7 @@ int main(int argc, char **argv) {
     ucm_configure(&array, &device);
   }
   char why[192];
-  const char *refused = policy_spec ? policy_from_spec(&policy, policy_spec, model.seq_len, state.kv.slots, why,
+  const char *refused = policy_spec ? kv_policy_from_spec(&policy, policy_spec, model.seq_len, state.kv.slots, why,
                                                        sizeof why) : NULL;
   if (policy_spec && !refused) refused = kv_set_policy(&state.kv, &policy);
   if (refused) {

@@ -126,6 +126,19 @@ void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s) {
   if (layer >= 0) kv_end_step(kv, layer, pos);
 }
 
+const int16_t *prompt_tape_key(const prompt_tape_t *t, int layer, int kvh, int pos) {
+  return t->keys + at(t, layer, kvh, pos) * (size_t)t->head_size;
+}
+
+const int8_t *prompt_tape_query(const prompt_tape_t *t, int layer, int kvh, int pos, int j) {
+  for (int i = 0; i < t->n_calls; i++) {
+    const struct prompt_call *c = &t->calls[i];
+    if (c->layer == layer && c->kvh == kvh && c->pos == pos && j < c->count)
+      return t->queries + ((size_t)i * ATTN_MAX_GROUP + (size_t)j) * (size_t)t->head_size;
+  }
+  return 0;
+}
+
 void prompt_tape_free(prompt_tape_t *t) {
   free(t->keys);
   free(t->values);

@@ -39,6 +39,11 @@ int prompt_tape_record(prompt_tape_t *t, llm_state_t *s, const int *tokens, int 
    (kv_begin(N) first, as a sequence of N prompt positions); no attention
    output is computed, only what the policy observes (kv_attend). */
 void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s);
+/* As recorded for (LAYER, KVH) at POS: the 12-bit key kv_store got, and
+   query head J's int8 query (of the group sharing KVH) kv_attend got, or
+   NULL if none was. */
+const int16_t *prompt_tape_key(const prompt_tape_t *t, int layer, int kvh, int pos);
+const int8_t *prompt_tape_query(const prompt_tape_t *t, int layer, int kvh, int pos, int j);
 void prompt_tape_free(prompt_tape_t *t);
 
 #endif

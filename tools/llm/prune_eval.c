@@ -66,6 +66,7 @@
 
 #include "host_file.h"
 #include "host_kernels.h"
+#include "kv_array.h"
 #include "kv_cost.h"
 #include "kv_policy.h"
 #include "llm_model.h"
@@ -96,10 +97,19 @@ typedef struct {
   uint64_t energy_fj, latency_ps, tokens, dense_fj, dense_ps;
 } cost_sum_t;
 
+static cost_sum_t cost_sum(cost_sum_t a, cost_sum_t b) {
+  return (cost_sum_t){a.energy_fj + b.energy_fj, a.latency_ps + b.latency_ps, a.tokens + b.tokens,
+                      a.dense_fj + b.dense_fj, a.dense_ps + b.dense_ps};
+}
+
 typedef struct {
   const llm_model_t *m;
   llm_state_t state;
+  void *arena;       /* the state's */
+  size_t arena_bytes;
   ucm_model_t array_model;
+  void *array_mem;   /* the model's */
+  size_t array_bytes;
   ucm_t array;
   int hw, cells, adc_bits, sigma, slices, slots; /* hw: every policy on the array with its ADC and variation */
   int context;                               /* gen: the longest task's positions (sizes the banks) */
@@ -172,7 +182,9 @@ static void item_init(item_t *it, const kv_policy_ops_t *ops, const char *base, 
 }
 
 static int runner_init(runner_t *r, const llm_model_t *m) {
-  llm_state_init(&r->state, m, malloc(llm_state_bytes(m, LLM_MAX_BATCH)), LLM_MAX_BATCH);
+  r->arena_bytes = llm_state_bytes(m, LLM_MAX_BATCH);
+  if (!(r->arena = malloc(r->arena_bytes))) return -1;
+  llm_state_init(&r->state, m, r->arena, LLM_MAX_BATCH);
   r->m = m;
   ucm_geom_t geom = UCM_ARRAY_SIM; /* the simulator's device, in this model's shape and the run's cells */
   geom.banks = (uint32_t)(m->n_layers * m->n_kv_heads);
@@ -182,8 +194,11 @@ static int runner_init(runner_t *r, const llm_model_t *m) {
   geom.dim = (uint32_t)(m->head_size * (r->hw ? r->slices : 1));
   geom.cell_bits = (uint32_t)r->cells;
   geom.adc_bits = (uint32_t)r->adc_bits;
-  void *mem = malloc(ucm_model_bytes(&geom));
-  if (!mem || ucm_model_init(&r->array_model, &geom, mem) || ucm_open_model(&r->array, &r->array_model)) return -1;
+  r->array_bytes = ucm_model_bytes(&geom);
+  r->array_mem = malloc(r->array_bytes);
+  if (!r->array_mem || ucm_model_init(&r->array_model, &geom, r->array_mem) ||
+      ucm_open_model(&r->array, &r->array_model))
+    return -1;
   static const char *const exact[] = {"adc", "cells", "digital"};
   int canonical = r->hw && r->cells == 3 && r->adc_bits == 10 && !r->sigma && r->slices == 3 && r->exact == KV_EXACT_ADC &&
                   !r->top_k;
@@ -275,7 +290,7 @@ static int runner_apply(runner_t *r, const item_t *it, int budget) {
 /* After the forward at POS: the array's events since the last, as modeled
    cost, beside the unpruned array's. */
 static void runner_account(runner_t *r, int pos) {
-  if (r->state.kv.backend != KV_UNICAIM) return;
+  if (!kv_on_array(&r->state.kv)) return;
   ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
   r->cost.dense_fj += dense.energy_fj;
   r->cost.dense_ps += dense.latency_ps;
@@ -535,7 +550,7 @@ typedef struct {
 /* After a replayed prompt of N positions: the array's events since the
    policy was applied, as the prompt's cost, beside the unpruned array's. */
 static void runner_account_prompt(runner_t *r, int n) {
-  if (r->state.kv.backend != KV_UNICAIM) return;
+  if (!kv_on_array(&r->state.kv)) return;
   for (int pos = 0; pos + 1 < n; pos++) {
     ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
     r->cost.dense_fj += dense.energy_fj;
@@ -624,22 +639,65 @@ static int gen_load(const char *path, const llm_model_t *m, gen_set_t *set) {
   return got < 0 || !set->n ? -1 : longest;
 }
 
+/* A replayed prompt's cache, array and cost, kept for the item's other
+   budgets when its policy leaves the same cache at any budget
+   (KV_POLICY_PROMPT_ANY_BUDGET): restored instead of replayed again. */
+typedef struct {
+  const item_t *item; /* whose replay it holds (NULL: none) */
+  void *arena, *array_mem;
+  llm_state_t state;
+  ucm_model_t array_model;
+  ucm_counters_t before;
+  cost_sum_t cost;
+} replay_copy_t;
+
+static int replay_save(replay_copy_t *c, const runner_t *r, const item_t *it) {
+  if (!c->arena) c->arena = malloc(r->arena_bytes);
+  if (!c->array_mem) c->array_mem = malloc(r->array_bytes);
+  if (!c->arena || !c->array_mem) return -1;
+  memcpy(c->arena, r->arena, r->arena_bytes);
+  memcpy(c->array_mem, r->array_mem, r->array_bytes);
+  c->state = r->state;
+  c->array_model = r->array_model;
+  c->before = r->before;
+  c->cost = r->cost;
+  c->item = it;
+  return 0;
+}
+
+/* The saved replay under the policy runner_apply just set (its budget's
+   capacity and prompt budget kept). */
+static void replay_restore(const replay_copy_t *c, runner_t *r) {
+  const kv_cache_t now = r->state.kv;
+  memcpy(r->arena, c->arena, r->arena_bytes);
+  memcpy(r->array_mem, c->array_mem, r->array_bytes);
+  r->state = c->state;
+  r->state.kv.policy = now.policy;
+  r->state.kv.capacity = now.capacity;
+  r->state.kv.prompt_keep = now.prompt_keep;
+  r->array_model = c->array_model;
+  r->before = c->before;
+  r->cost = c->cost;
+}
+
 /* Every task under the reference and every (item, budget): the prompt read
    once (prompt_tape.h) and replayed into each policy's cache, or with
    --unshared read again by each. RUNS: [1 + items x budgets]. */
 static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
   const llm_model_t *m = r->m;
   const int n_runs = 1 + r->n_items * r->n_budgets;
-  for (int t = 0; t < set->n; t++) {
+  replay_copy_t copy = {0};
+  int failed = 0;
+  for (int t = 0; t < set->n && !failed; t++, copy.item = 0) {
     const gen_task_t *task = &set->tasks[t];
     prompt_tape_t tape;
     if (prompt_tape_record(&tape, &r->state, task->tokens, task->n)) {
       fprintf(stderr, "prune_eval: task %d: the prompt could not be read (out of memory?)\n", t + 1);
       prompt_tape_free(&tape);
-      return -1;
+      failed = 1;
+      break;
     }
     runs[0].score[t] = continue_and_score(r, task, tape.first_token, set, kv_policies[0]->name, 100, t);
-    int failed = 0;
     for (int i = 1; i < n_runs && !failed; i++) {
       const item_t *it = &r->items[(i - 1) / r->n_budgets];
       const int pct = r->budgets[(i - 1) % r->n_budgets];
@@ -647,15 +705,25 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
         failed = 1;
         break;
       }
-      r->cost = runs[i].cost;
+      const int reuse = !set->unshared && (it->ops->flags & KV_POLICY_PROMPT_ANY_BUDGET);
       int first = tape.first_token;
-      if (set->unshared) {
-        kv_begin(&r->state.kv, task->n);
-        first = logits_argmax(prompt_read(&r->state, task->tokens, task->n), m->vocab_size);
+      if (reuse && copy.item == it) {
+        replay_restore(&copy, r);
       } else {
-        prompt_tape_replay(&tape, &r->state);
+        if (set->unshared) {
+          kv_begin(&r->state.kv, task->n);
+          first = logits_argmax(prompt_read(&r->state, task->tokens, task->n), m->vocab_size);
+        } else {
+          prompt_tape_replay(&tape, &r->state);
+        }
+        runner_account_prompt(r, task->n);
+        if (reuse && replay_save(&copy, r, it)) {
+          fprintf(stderr, "prune_eval: out of memory\n");
+          failed = 1;
+          break;
+        }
       }
-      runner_account_prompt(r, task->n);
+      r->cost = cost_sum(runs[i].cost, r->cost);
       runs[i].score[t] = continue_and_score(r, task, first, set, it->tag, pct, t);
       runs[i].evictions += r->state.kv.evictions;
       runs[i].cost = r->cost;
@@ -665,9 +733,10 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
       }
     }
     prompt_tape_free(&tape);
-    if (failed) return -1;
   }
-  return 0;
+  free(copy.arena);
+  free(copy.array_mem);
+  return failed ? -1 : 0;
 }
 
 /* The mean score of the run's tasks of kind K (all: K < 0). */

@@ -9,6 +9,8 @@
 #include "csr.h"
 #include "generate.h"
 #include "irq.h"
+#include "kv_array.h"
+#include "kv_backend.h"
 #include "kv_cost.h"
 #include "kv_policy.h"
 #include "llm_context.h"
@@ -278,7 +280,7 @@ static int run_story(int argc, char **argv, int chat) {
   emitted.prompt = n;
   memset(state.phase_cycles, 0, sizeof state.phase_cycles);
   ucm_counters_t before;
-  if (state.kv.backend == KV_UNICAIM) ucm_read_counters(&array, &before);
+  if (kv_on_array(&state.kv)) ucm_read_counters(&array, &before);
   llm_gen_stats_t stats;
   llm_generate(&state, &sampler, prompt_tokens, n, (int)steps, emit, &emitted, &stats);
   printf("\n");
@@ -290,7 +292,7 @@ static int run_story(int argc, char **argv, int chat) {
   }
   last.gen = stats;
   for (int ph = 0; ph < LLM_PHASES; ph++) last.phase[ph] = state.phase_cycles[ph];
-  last.on_array = state.kv.backend == KV_UNICAIM;
+  last.on_array = kv_on_array(&state.kv);
   if (last.on_array) {
     ucm_counters_t after;
     ucm_read_counters(&array, &after);
@@ -477,7 +479,7 @@ static int cmd_kv(int argc, char **argv) {
     printf("error: usage: kv [dense | unicaim [k] [ideal | digital]]\n");
     return -1;
   }
-  if (state.kv.backend == KV_DENSE) {
+  if (!kv_on_array(&state.kv)) {
     printf("kv: dense attention in software\n");
   } else {
     char top_k[12] = "all";
@@ -512,7 +514,7 @@ static int cmd_policy(int argc, char **argv) {
     /* A policy that runs on the array moves attention onto it (as "kv
        unicaim" would) once its words are accepted for the array's banks. */
     const kv_policy_ops_t *ops = kv_policy_find(argv[1]);
-    const int to_array = ops && (ops->flags & KV_POLICY_ARRAY) && state.kv.backend != KV_UNICAIM && array_ok;
+    const int to_array = ops && (ops->flags & KV_POLICY_ARRAY) && !kv_on_array(&state.kv) && array_ok;
     const int slots = to_array ? kv_unicaim_slots(&state.kv, &array) : state.kv.slots;
     kv_policy_t p;
     const char *why = kv_policy_parse(&p, argc - 1, argv + 1, model.seq_len, slots, work, sizeof work);

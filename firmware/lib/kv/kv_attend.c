@@ -4,7 +4,7 @@
 
 #include "attention.h"
 #include "fixmath.h"
-#include "kv_encode.h"
+#include "kv_backend.h"
 #include "kv_policy.h"
 #include "kv_slots.h"
 
@@ -12,31 +12,16 @@ void kv_attend_zero(int32_t *out, int n) {
   for (int i = 0; out && i < n; i++) out[i] = 0;
 }
 
-void kv_load_query(kv_cache_t *kv, int layer, const int8_t *q) {
-  int8_t columns[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
-  kv_encode_query(kv, kv_binary_layer(kv, layer), q, columns);
-  ucm_load_query(kv->ucm, columns);
+void kv_dots_selected(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n) {
+  attn_dots_rows(kv->att, q, kv->keys + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->selected, n, kv->head_size);
 }
 
-/* Exact scores come in eighths of a cell level: times the key step / 8 back
-   to the int8 keys' units, then to the cached keys' (12-bit). A binary
-   bank's top level stands for a typical |int8 key| of 40: times 40 / 3 / 8. */
-static void scale_exact(int32_t *a, int n, int binary) {
-  for (int i = 0; i < n; i++)
-    a[i] = binary ? a[i] * (5 << KV_KEY_INT8_SHIFT) / 3 : a[i] * (KV_UCM_KEY_STEP / 8 << KV_KEY_INT8_SHIFT);
+void kv_prepare_exact(kv_cache_t *kv, int layer, const int8_t *q) {
+  if (kv->backend->prepare_exact) kv->backend->prepare_exact(kv, layer, q);
 }
 
 int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, int searched) {
-  const int h = kv_head_of(kv, layer, kvh), hs = kv->head_size;
-  if (kv->backend == KV_DENSE || kv->exact == KV_EXACT_DIGITAL) {
-    attn_dots_rows(kv->att, q, kv->keys + kv_base_of(kv, layer, kvh), kv_stride(kv), kv->selected, n, hs);
-    return 0;
-  }
-  int ideal = kv->exact == KV_EXACT_CELLS;
-  int err = searched ? ucm_exact_selected(kv->ucm, (unsigned)h, (unsigned)n, ideal, kv->att)
-                     : ucm_exact(kv->ucm, (unsigned)h, kv->selected, (unsigned)n, ideal, kv->att);
-  if (!err) scale_exact(kv->att, n, kv_binary_layer(kv, layer));
-  return err;
+  return kv->backend->exact_scores(kv, layer, kvh, q, n, searched);
 }
 
 /* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
@@ -124,7 +109,7 @@ static __attribute__((noinline)) int softmax_weights(const kv_cache_t *kv, int l
   return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0, shift);
 }
 
-static int softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
+int kv_softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
                           int32_t head_factor, int32_t *score, uint16_t *kept, int *shift) {
   return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, 1, max, shift);
 }
@@ -139,84 +124,9 @@ void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_f
                      kv->head_size, shift);
 }
 
-/* A head's value rows beyond which the data cache (soc_top's DcacheBytes)
-   cannot hold them for the next head. */
-#define KV_SWEEP_BYTES 8192
-
-/* A head's weights (a[0..m) for slots kept[0..m)) as int16 for every slot
-   0..n-1 in DENSE, 0 where it kept none; 0 if one does not fit int16. */
-static int dense_weights(int16_t *dense, const int32_t *a, const uint16_t *kept, int m, int n) {
-  for (int j = 0; j < m; j++)
-    if ((uint32_t)a[j] > INT16_MAX) return 0;
-  for (int i = 0; i < n; i++) dense[i] = 0;
-  for (int j = 0; j < m; j++) dense[kept[j]] = (int16_t)a[j];
-  return 1;
-}
-
-/* Dense backend: the used slots are 0..used-1 (the prompt compression
-   closes its holes), read in one sweep for the COUNT query heads that
-   share them: their dots scaled by the keys' scales in the keys' sweep.
-   The value sums: each head over the positions it kept, or in one sweep
-   over every position for the heads that keep many (attn_values_group,
-   int16 weights) when the rows come from memory once for all of them
-   instead of once a head. */
-static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
-                         const int32_t *head_factor, int32_t *const *out, int32_t *score) {
-  const int hs = kv->head_size, n = kv->used[kv_head_of(kv, layer, kvh)];
-  const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
-  /* The heads' rows side by side, not seq_len apart: rows a multiple of the
-     cache's size apart would evict each other in the direct-mapped cache
-     at every position. */
-  const size_t round = ((size_t)n + 15) & ~(size_t)15, span = round <= (size_t)kv->seq_len ? round : (size_t)n;
-  const size_t weights_span = span + (span & 1); /* read a word at a time */
-  int32_t *att[ATTN_MAX_GROUP] = {0}, max[ATTN_MAX_GROUP], *sums[ATTN_MAX_GROUP];
-  const int16_t *weights[ATTN_MAX_GROUP];
-  int kept_n[ATTN_MAX_GROUP], shift[ATTN_MAX_GROUP], group_shift[ATTN_MAX_GROUP], grouped = 0;
-  for (int j = 0; j < count; j++) att[j] = kv->att + (size_t)j * span;
-  attn_scores_group(att, max, q, count, kv->keys + base, stride, kv_scales_of(kv, kv->key_scale, layer, kvh), 1, n,
-                    hs);
-  for (int j = 0; j < count; j++)
-    kept_n[j] = softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kv_kept_of(kv, j),
-                               &shift[j]);
-  /* Values the data cache holds between heads are read from it again;
-     those it cannot, from memory: there, one sweep for the heads that keep
-     2/5 of the positions or more costs less than their own sums. */
-  const int sweep = (size_t)n * (size_t)hs > KV_SWEEP_BYTES;
-  for (int j = 0; j < count; j++) {
-    if (!out[j]) continue;
-    int16_t *dense = kv->weights + (size_t)j * weights_span;
-    if (sweep && 5 * kept_n[j] >= 2 * n && dense_weights(dense, att[j], kv_kept_of(kv, j), kept_n[j], n)) {
-      sums[grouped] = out[j];
-      weights[grouped] = dense;
-      group_shift[grouped++] = shift[j];
-    } else {
-      attn_values_rows(out[j], att[j], kv->values + base, stride, kv_kept_of(kv, j), kept_n[j], hs, shift[j]);
-    }
-  }
-  if (grouped) attn_values_group(sums, weights, group_shift, grouped, kv->values + base, stride, n, hs);
-}
-
 void kv_attend_cached(kv_cache_t *kv, int layer, int kvh, int count, const int8_t *const *q,
                       const int32_t *head_factor, int32_t *const *out, int32_t *score) {
-  if (kv->backend == KV_DENSE) {
-    int any = score != 0;
-    for (int j = 0; j < count; j++) any |= out[j] != 0;
-    if (any) attend_dense(kv, layer, kvh, count, q, head_factor, out, score);
-    return;
-  }
-  const int h = kv_head_of(kv, layer, kvh);
-  const unsigned used = (unsigned)kv->used[h], k = kv->top_k && kv->top_k < used ? kv->top_k : used;
-  for (int j = 0; j < count; j++) {
-    kv_load_query(kv, layer, q[j]);
-    int n = ucm_search(kv->ucm, (unsigned)h, k, 0, 0, kv->selected, 0);
-    int err = n < 0 ? n : kv_exact_scores(kv, layer, kvh, q[j], n, 1);
-    if (err) {
-      kv_note_error(kv, err);
-      kv_attend_zero(out[j], kv->head_size);
-      continue;
-    }
-    kv_softmax_values(kv, layer, kvh, n, head_factor[j], score, 0, out[j]);
-  }
+  kv->backend->attend_cached(kv, layer, kvh, count, q, head_factor, out, score);
 }
 
 void kv_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,

@@ -10,6 +10,8 @@
    only (a sign has no remainder worth refining): the others get zero
    keys and a zero query. */
 #include "kv_encode.h"
+
+#include "kv_array.h"
 #include "ucm_arith.h"
 
 static int slices_used(const kv_cache_t *kv, int binary) {

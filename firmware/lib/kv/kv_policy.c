@@ -117,6 +117,25 @@ const char *kv_policy_parse(kv_policy_t *p, int argc, char *const *argv, int max
   return 0;
 }
 
+const char *kv_policy_from_spec(kv_policy_t *p, const char *spec, int max_budget, int slots, char *err,
+                                size_t size) {
+  char text[256], *words[24];
+  int n = 0;
+  if (strlen(spec) >= sizeof text) {
+    snprintf(err, size, "policy spec longer than %u characters", (unsigned)sizeof text - 1);
+    return err;
+  }
+  strcpy(text, spec);
+  for (char *w = strtok(text, ":"); w; w = strtok(NULL, ":")) {
+    if (n == (int)(sizeof words / sizeof words[0])) {
+      snprintf(err, size, "policy spec with more than %d words", n);
+      return err;
+    }
+    words[n++] = w;
+  }
+  return kv_policy_parse(p, n, words, max_budget, slots, err, size);
+}
+
 void kv_policy_describe(const kv_policy_t *p, char *out, size_t size) {
   size_t used = (size_t)snprintf(out, size, "%s", p->ops->name);
   if (p->ops->flags & KV_POLICY_NO_BUDGET) {

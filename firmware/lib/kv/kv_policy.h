@@ -29,6 +29,8 @@ enum {
   KV_POLICY_LAYER_SCORES = 8, /* every query head of the layer adds to kv head 0's score row */
   KV_POLICY_EVICT_AFTER_STEP = 16, /* a full cache takes the new position first; the victim leaves
                                       after the layer's step (kv_end_step), chosen by that step's scores */
+  KV_POLICY_PROMPT_ANY_BUDGET = 32, /* the prompt leaves the same cache (before its compression) at any
+                                       budget: an evaluation may read it once for all of them */
 };
 
 struct kv_policy_ops {
@@ -87,6 +89,10 @@ const char *kv_policy_param(kv_policy_t *p, const char *assignment, char *err, s
    NULL, or a one-line reason in ERR naming the bad word and its range. */
 const char *kv_policy_parse(kv_policy_t *p, int argc, char *const *argv, int max_budget, int slots, char *err,
                             size_t size);
+/* The same from the host tools' spelling: the words joined by colons, e.g.
+   "NAME:64" or "NAME:128:k=32:m=12". */
+const char *kv_policy_from_spec(kv_policy_t *p, const char *spec, int max_budget, int slots, char *err,
+                                size_t size);
 /* "name, budget B positions, key value, ..." (for consoles and logs). */
 void kv_policy_describe(const kv_policy_t *p, char *out, size_t size);
 /* The names, comma-separated, for usage lines. */

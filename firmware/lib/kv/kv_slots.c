@@ -1,6 +1,8 @@
 /* The slot tables' changes, kept in step with the block's banks. */
 #include "kv_slots.h"
 
+#include "kv_backend.h"
+
 int kv_slot_free(const kv_cache_t *kv, int h) {
   const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
   int s = kv->used[h];
@@ -29,13 +31,13 @@ void kv_slot_drop(kv_cache_t *kv, int h, int slot) {
   kv->slot_pos[at] = KV_FREE;
   kv->slot_flags[at] = 0;
   kv->used[h]--;
-  if (kv->backend == KV_UNICAIM) kv_note_error(kv, ucm_invalidate(kv->ucm, (unsigned)h, (unsigned)slot));
+  if (kv->backend->drop) kv_note_error(kv, kv->backend->drop(kv, h, slot));
 }
 
 void kv_slot_protect(kv_cache_t *kv, int h, int slot, int on) {
   uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h) + (size_t)slot;
   *flags = (uint8_t)(on ? *flags | KV_SLOT_PROTECTED : *flags & ~KV_SLOT_PROTECTED);
-  if (kv->backend == KV_UNICAIM) kv_note_error(kv, ucm_set_protect(kv->ucm, (unsigned)h, (unsigned)slot, on));
+  if (kv->backend->protect) kv_note_error(kv, kv->backend->protect(kv, h, slot, on));
 }
 
 int kv_slot_lowest(const kv_cache_t *kv, int h, int by_age, int (*skip)(const kv_cache_t *, int h, int slot, int pos),

@@ -1,5 +1,5 @@
-/* The KV cache's memory, backends and life of a position: stored, kept
-   through the prompt, compressed when the prompt ends, evicted by the
+/* The KV cache's memory, its backend and the life of a position: stored,
+   kept through the prompt, compressed when the prompt ends, evicted by the
    policy; and the invariants every policy must keep. */
 #include "kvcache.h"
 
@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "attention.h"
-#include "kv_encode.h"
+#include "kv_backend.h"
 #include "kv_policy.h"
 #include "kv_slots.h"
+#include "ucm.h" /* its error codes: kv->error holds the first, policies' included */
 
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
 
@@ -55,7 +56,7 @@ void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int se
              void *arena) {
   memset(kv, 0, sizeof *kv);
   layout(kv, n_layers, n_kv_heads, head_size, seq_len, arena);
-  kv->backend = KV_DENSE;
+  kv->backend = &kv_backend_dense;
   kv->n_layers = n_layers;
   kv->n_kv_heads = n_kv_heads;
   kv->head_size = head_size;
@@ -66,31 +67,6 @@ void kv_init(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size, int se
   for (int h = 0; h < n_layers * n_kv_heads; h++) kv->scored_pos[h] = -1;
 }
 
-void kv_device_defaults(ucm_config_t *cfg) {
-  *cfg = (ucm_config_t){.query_step = KV_UCM_QUERY_STEP, .adc_gain = 1, .seed = 1};
-}
-
-/* Bank steps: KV_UCM_KEY_STEP, or 1 in binary layers (every key component
-   of 2 or more saturates to the top level); every bank emptied. */
-static int program_banks(kv_cache_t *kv) {
-  for (int l = 0; l < kv->n_layers; l++) {
-    for (int kvh = 0; kvh < kv->n_kv_heads; kvh++) {
-      unsigned bank = (unsigned)kv_head_of(kv, l, kvh);
-      int err = ucm_set_step(kv->ucm, bank, kv_binary_layer(kv, l) ? 1 : KV_UCM_KEY_STEP);
-      if (!err) err = ucm_reset_bank(kv->ucm, bank);
-      if (err) return err;
-    }
-  }
-  return UCM_OK;
-}
-
-int kv_block_slices(const ucm_geom_t *g, int n_layers, int n_kv_heads, int head_size) {
-  if (g->banks < (uint32_t)(n_layers * n_kv_heads) || head_size <= 0 || g->dim % (uint32_t)head_size)
-    return 0;
-  uint32_t slices = g->dim / (uint32_t)head_size;
-  return slices <= KV_SLICES_MAX ? (int)slices : 0;
-}
-
 /* Empties every table and applies the policy's settings (on the block,
    the steps, and the banks cleared). */
 static void restart(kv_cache_t *kv) {
@@ -98,7 +74,7 @@ static void restart(kv_cache_t *kv) {
   kv->evictions = 0;
   kv->binary_layers = 0;
   if (kv->policy.ops->configure) kv->policy.ops->configure(kv);
-  if (kv->backend == KV_UNICAIM) kv_note_error(kv, program_banks(kv));
+  if (kv->backend->program) kv_note_error(kv, kv->backend->program(kv));
 }
 
 /* Capacity and prompt budget of P on SLOTS per bank. */
@@ -116,7 +92,7 @@ static void apply(kv_cache_t *kv, const kv_policy_t *p) {
 /* P checked against this cache: its parameters, the backend, the slots. */
 static const char *settle(const kv_cache_t *kv, kv_policy_t *p) {
   static char why[64];
-  if ((p->ops->flags & KV_POLICY_ARRAY) && kv->backend != KV_UNICAIM)
+  if ((p->ops->flags & KV_POLICY_ARRAY) && !kv_on_array(kv))
     return "this policy runs on the array: kv unicaim first";
   if (!(p->ops->flags & KV_POLICY_NO_BUDGET) && (p->budget < 1 || p->budget > kv->slots)) {
     snprintf(why, sizeof why, "budget %d out of range (1..%d slots)", p->budget, kv->slots);
@@ -134,37 +110,21 @@ const char *kv_set_policy(kv_cache_t *kv, const kv_policy_t *policy) {
   return 0;
 }
 
-int kv_unicaim_slots(const kv_cache_t *kv, const ucm_t *ucm) {
-  return ucm->geom.slots < (uint32_t)kv->seq_len ? (int)ucm->geom.slots : kv->seq_len;
-}
-
-int kv_use_unicaim(kv_cache_t *kv, ucm_t *ucm, unsigned top_k, kv_exact_t exact) {
-  int slices = kv_block_slices(&ucm->geom, kv->n_layers, kv->n_kv_heads, kv->head_size);
-  if (!slices) return UCM_E_SLOT;
-  ucm_config_t cfg;
-  kv_device_defaults(&cfg);
-  ucm_configure(ucm, &cfg);
-  kv->slices = slices;
-  kv->ucm = ucm;
-  kv->top_k = top_k;
-  kv->exact = exact;
-  kv->error = 0;
-  kv->backend = KV_UNICAIM;
-  kv->slots = kv_unicaim_slots(kv, ucm);
+void kv_switch_backend(kv_cache_t *kv, const kv_backend_ops_t *backend, int slots) {
+  kv->backend = backend;
+  kv->slots = slots;
   kv_policy_t p = kv->policy;
   if (settle(kv, &p)) kv_policy_make(&p, kv_policies[0], 0); /* the policy no longer fits: keep everything */
   apply(kv, &p);
   restart(kv);
-  return kv->error;
 }
 
 void kv_use_dense(kv_cache_t *kv) {
-  kv->backend = KV_DENSE;
-  kv->slots = kv->seq_len;
-  kv_policy_t p = kv->policy;
-  if (settle(kv, &p)) kv_policy_make(&p, kv_policies[0], 0);
-  apply(kv, &p);
-  restart(kv);
+  kv_switch_backend(kv, &kv_backend_dense, kv->seq_len);
+}
+
+int kv_on_array(const kv_cache_t *kv) {
+  return kv->backend == &kv_backend_array;
 }
 
 void kv_begin(kv_cache_t *kv, int prompt_len) {
@@ -178,7 +138,7 @@ static void start_sequence(kv_cache_t *kv, int h) {
   memset(kv->slot_flags + kv_slots_of(kv, h), 0, (size_t)kv->seq_len);
   kv->scored_pos[h] = -1;
   if (h == 0 && kv->policy.ops->configure) kv->policy.ops->configure(kv);
-  if (kv->backend == KV_UNICAIM) kv_note_error(kv, ucm_reset_bank(kv->ucm, (unsigned)h));
+  if (kv->backend->reset_head) kv_note_error(kv, kv->backend->reset_head(kv, h));
 }
 
 /* The policy's victim, checked: a slot holding a position (else the error
@@ -193,34 +153,6 @@ static int victim(kv_cache_t *kv, int layer, int kvh, int pos) {
   return kv_slot_lowest(kv, h, 1, 0, pos);
 }
 
-/* Dense backend: close the holes a compression left, keeping the order, so
-   that the used slots are 0..used-1. */
-static void compact(kv_cache_t *kv, int layer, int kvh) {
-  const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
-  uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
-  int32_t *score = kv->slot_score + kv_slots_of(kv, h);
-  uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
-  const size_t stride = kv_stride(kv), base = kv_base_of(kv, layer, kvh);
-  int to = 0;
-  for (int from = 0; from < kv->slots; from++) {
-    if (at[from] == KV_FREE) continue;
-    if (to != from) {
-      memcpy(kv->keys + base + (size_t)to * stride, kv->keys + base + (size_t)from * stride,
-             sizeof *kv->keys * (size_t)hs);
-      memcpy(kv->values + base + (size_t)to * stride, kv->values + base + (size_t)from * stride, (size_t)hs);
-      size_t a = kv_scale_at(kv, layer, kvh, to), b = kv_scale_at(kv, layer, kvh, from);
-      kv->key_scale[a] = kv->key_scale[b];
-      kv->value_scale[a] = kv->value_scale[b];
-      at[to] = at[from];
-      score[to] = score[from];
-      flags[to] = flags[from];
-      at[from] = KV_FREE;
-      flags[from] = 0;
-    }
-    to++;
-  }
-}
-
 /* The prompt is in: the policy compresses it to its prompt budget (a
    policy may compress every head of the layer at its first). */
 static void end_prompt(kv_cache_t *kv, int layer, int kvh) {
@@ -233,7 +165,7 @@ static void end_prompt(kv_cache_t *kv, int layer, int kvh) {
       kv->evictions += (uint32_t)(before - kv->used[h]);
     }
   }
-  if (kv->backend == KV_DENSE) compact(kv, layer, kvh);
+  if (kv->backend->compressed) kv->backend->compressed(kv, layer, kvh);
 }
 
 void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, int32_t key_scale,
@@ -262,11 +194,7 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
   kv->value_scale[kv_scale_at(kv, layer, kvh, slot)] = value_scale;
   if (value_scale > kv->value_scale_max[h]) kv->value_scale_max[h] = value_scale;
   kv->key_scale[kv_scale_at(kv, layer, kvh, slot)] = key_scale;
-  if (kv->backend == KV_UNICAIM) {
-    int8_t cells[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
-    kv_encode_key(kv, kv_binary_layer(kv, layer), key, cells);
-    kv_note_error(kv, ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, cells, 0));
-  }
+  if (kv->backend->write_key) kv_note_error(kv, kv->backend->write_key(kv, layer, h, slot, pos, key));
   if (kv->policy.ops->stored) kv->policy.ops->stored(kv, layer, kvh, pos, slot, key, key_scale);
 }
 
@@ -311,19 +239,6 @@ static int expected_used(const kv_cache_t *kv, int pos) {
   return held < kv->capacity ? held : kv->capacity;
 }
 
-/* The bank agrees with the table: valid bits, count, positions, protect bits. */
-static int check_bank(kv_cache_t *kv, int h, int used) {
-  const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
-  const uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
-  for (int s = 0; s < kv->slots; s++) {
-    ucm_slot_info_t info;
-    if (ucm_read_slot(kv->ucm, (unsigned)h, (unsigned)s, &info)) return -1;
-    if (info.valid != (at[s] != KV_FREE) || info.valid_count != (uint32_t)used) return -1;
-    if (info.valid && (info.pos != at[s] || info.protect != ((flags[s] & KV_SLOT_PROTECTED) != 0))) return -1;
-  }
-  return 0;
-}
-
 static int check_head(kv_cache_t *kv, int h, int pos, int group) {
   const kv_policy_ops_t *ops = kv->policy.ops;
   const uint16_t *at = kv->slot_pos + kv_slots_of(kv, h);
@@ -350,7 +265,7 @@ static int check_head(kv_cache_t *kv, int h, int pos, int group) {
   int n_sinks = sinks < lo ? sinks : lo, kept = 0; /* required: [0, n_sinks) and [lo, pos] */
   for (int s = 0; s < kv->slots; s++) kept += at[s] != KV_FREE && (at[s] < n_sinks || at[s] >= lo);
   if (kept != n_sinks + pos - lo + 1) return -1;
-  return kv->backend == KV_UNICAIM ? check_bank(kv, h, used) : 0;
+  return kv->backend->check ? kv->backend->check(kv, h, used) : 0;
 }
 
 int kv_check(kv_cache_t *kv, int pos, int group) {

@@ -47,6 +47,7 @@ const kv_policy_ops_t kv_policy_h2o = {
     .name = "h2o",
     .summary = "heavy hitters by summed attention + the most recent (Zhang et al., NeurIPS 2023)",
     .params = params,
+    .flags = KV_POLICY_PROMPT_ANY_BUDGET,
     .defaults = defaults,
     .settle = settle,
     .victim = victim,

@@ -82,7 +82,7 @@ static void attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const
   const int h = kv_head_of(kv, layer, kvh);
   for (int j = 0; j < count; j++) {
     int n = select_pages(kv, h, pos, q[j]);
-    if (kv->backend == KV_UNICAIM && kv->exact != KV_EXACT_DIGITAL) kv_load_query(kv, layer, q[j]);
+    kv_prepare_exact(kv, layer, q[j]);
     int err = kv_exact_scores(kv, layer, kvh, q[j], n, 0);
     if (err) {
       kv_note_error(kv, err);
@@ -97,6 +97,7 @@ const kv_policy_ops_t kv_policy_quest = {
     .name = "quest",
     .summary = "no eviction; each step attends to the pages with the highest key bound (Tang et al., ICML 2024)",
     .params = params,
+    .flags = KV_POLICY_PROMPT_ANY_BUDGET,
     .defaults = defaults,
     .settle = settle,
     .prompt_keep = prompt_keep,

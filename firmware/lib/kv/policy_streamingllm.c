@@ -40,6 +40,7 @@ const kv_policy_ops_t kv_policy_streamingllm = {
     .name = "streamingllm",
     .summary = "attention sinks + the most recent (Xiao et al., ICLR 2024)",
     .params = params,
+    .flags = KV_POLICY_PROMPT_ANY_BUDGET,
     .defaults = defaults,
     .settle = settle,
     .victim = victim,

@@ -54,7 +54,7 @@ static int32_t *score_row(kv_cache_t *kv, int layer, int kvh, int pos) {
 const kv_policy_ops_t kv_policy_tova = {
     .name = "tova",
     .summary = "drops the lowest attention of the latest step, per layer (Oren et al., 2024)",
-    .flags = KV_POLICY_STEP_SCORES | KV_POLICY_LAYER_SCORES | KV_POLICY_EVICT_AFTER_STEP,
+    .flags = KV_POLICY_STEP_SCORES | KV_POLICY_LAYER_SCORES | KV_POLICY_EVICT_AFTER_STEP | KV_POLICY_PROMPT_ANY_BUDGET,
     .compress = compress,
     .victim = victim,
     .score_row = score_row,

@@ -24,6 +24,7 @@
 
 #include <stdio.h>
 
+#include "kv_array.h"
 #include "kv_attend.h"
 #include "kv_slots.h"
 
@@ -85,13 +86,13 @@ void unicaim_configure(kv_cache_t *kv) {
   uint64_t top = a.linear ? 0xFFFFFFFFu : (uint64_t)a.sense.vpre_mv << 16;
   uint32_t init = p->v[UC_DIGITAL] ? 0 : (uint32_t)(top * (uint32_t)p->v[UC_INIT] / 1000);
   kv->binary_layers = (uint32_t)p->v[UC_BINARY];
-  ucm_set_accumulation(kv->ucm, &a, init);
+  kv_array_set_accumulation(kv, &a, init);
 }
 
 /* Min-detect over the accumulators (protected slots skipped). */
 int unicaim_victim(kv_cache_t *kv, int layer, int kvh, int pos) {
   (void)pos;
-  return ucm_find_victim(kv->ucm, (unsigned)kv_head_of(kv, layer, kvh));
+  return kv_array_victim(kv, kv_head_of(kv, layer, kvh));
 }
 
 void unicaim_search_attend(kv_cache_t *kv, int layer, int kvh, int pos, int count, const int8_t *const *q,
@@ -101,7 +102,7 @@ void unicaim_search_attend(kv_cache_t *kv, int layer, int kvh, int pos, int coun
   const unsigned k = kv_in_prefill(kv, pos) || top >= used ? used : top;
   for (int j = 0; j < count; j++) {
     kv_load_query(kv, layer, q[j]);
-    int n = ucm_search(kv->ucm, (unsigned)h, k, step->search_flags, 0, kv->selected, step->narrow ? kv->sims : 0);
+    int n = kv_array_search(kv, h, k, step->search_flags, step->narrow ? kv->sims : 0);
     int err = n < 0 ? n : 0;
     if (!err && step->narrow) n = step->narrow(kv, pos, n);
     if (!err) err = kv_exact_scores(kv, layer, kvh, q[j], n, !step->narrow);
@@ -135,7 +136,7 @@ const kv_policy_ops_t kv_policy_unicaim = {
     .name = "unicaim",
     .summary = "charge-domain accumulated similarity keeps H, CAM top-k, min-detect into H + M (Xu et al., DAC 2025)",
     .params = params,
-    .flags = KV_POLICY_ARRAY,
+    .flags = KV_POLICY_ARRAY | KV_POLICY_PROMPT_ANY_BUDGET,
     .defaults = unicaim_defaults,
     .settle = settle,
     .prompt_keep = unicaim_prompt_keep,

@@ -6,6 +6,7 @@
 #ifndef KV_POLICY_UNICAIM_H
 #define KV_POLICY_UNICAIM_H
 
+#include "kv_array.h"
 #include "kv_policy.h"
 #include "soc_regs.h"
 

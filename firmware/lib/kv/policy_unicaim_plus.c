@@ -102,7 +102,7 @@ static void after(kv_cache_t *kv, int h, int pos, int n, const int32_t *prob) {
   const kv_policy_t *p = &kv->policy;
   if (p->v[UC_DIGITAL] && accumulating(kv, pos)) {
     for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(prob[i] > 65535 ? 65535 : prob[i]);
-    kv_note_error(kv, ucm_accumulate(kv->ucm, (unsigned)h, kv->selected, kv->addends, (unsigned)n));
+    kv_note_error(kv, kv_array_accumulate(kv, h, n));
   }
   if (!marking(kv, pos)) return;
   const int32_t threshold = (int32_t)(((int64_t)p->v[UC_PROTECT] * 65536 + 500) / 1000);

@@ -17,15 +17,6 @@ typedef struct {
   /* transformer.c's matmul_grouped: out_b = W x_b for N int16 inputs. */
   int (*matmul_grouped)(int32_t *out, size_t out_stride, const llm_qmat_t *w, const int16_t *xq, size_t x_stride,
                         const int32_t *xsum, size_t sum_stride, const int32_t *xs, int n, int out_shift);
-  /* attention.h's kernels of the same names. */
-  int (*attn_dots)(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs);
-  int (*attn_scores_group)(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g,
-                           const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count,
-                           int hs);
-  int (*attn_values_rows)(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
-                          const uint16_t *rows, int count, int hs, int shift);
-  int (*attn_values_group)(int32_t *const *out, const int16_t *const *w, const int *shift, int g,
-                           const int8_t *values, size_t stride, int count, int hs);
 } llm_kernels_t;
 
 /* NULL (the portable kernels) unless a host tool installed others. */

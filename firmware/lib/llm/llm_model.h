@@ -21,7 +21,7 @@
    element (r, c) is at q[((r / 4) * cols4 + c / 4 * 4 + r % 4) * 4 + c % 4]
    with cols4 = cols rounded up to 4, so that the matrix-vector product loads
    a word of activations once for four rows and hands each word of weights to
-   a packed dot product (llm_dot.h).
+   a packed dot product (ucx_dot.h).
    Scales: GROUP 0, one per row (real weight = q * scale[r] / 2^24);
    GROUP LLM_GROUP, a scale and an offset per row and group of columns (real
    weight = (q * scale + offset) / 2^24), stored as

@@ -4,8 +4,10 @@
 
 #include "attention.h"
 #include "fixmath.h"
-#include "llm_dot.h"
 #include "llm_kernels.h"
+#include "ucx_dot.h"
+
+const llm_kernels_t *llm_kernels;
 
 /* ---------------------------------------------------------------- arena */
 static size_t align4(size_t n) { return (n + 3) & ~(size_t)3; }
@@ -161,10 +163,10 @@ static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm
     int32_t acc[4] = {0, 0, 0, 0};
     const uint8_t *x = xq;
     for (int b = 0; b < blocks; b++, wp += 16, x += 4 * bytes) {
-      const uint32_t x0 = llm_word(x), x1 = bytes == 1 ? 0 : llm_word(x + 4);
+      const uint32_t x0 = ucx_word(x), x1 = bytes == 1 ? 0 : ucx_word(x + 4);
 #define ROW(k)                                                                                     \
-  acc[k] = bytes == 1 ? llm_dot4(acc[k], llm_word(wp + 4 * k), x0)                                 \
-                      : llm_dothi(llm_dotlo(acc[k], llm_word(wp + 4 * k), x0), llm_word(wp + 4 * k), x1)
+  acc[k] = bytes == 1 ? ucx_dot4(acc[k], ucx_word(wp + 4 * k), x0)                                 \
+                      : ucx_dothi(ucx_dotlo(acc[k], ucx_word(wp + 4 * k), x0), ucx_word(wp + 4 * k), x1)
       ROW(0);
       ROW(1);
       ROW(2);
@@ -197,12 +199,12 @@ tile_groups(int64_t acc[4], const int8_t *c, const int32_t *p, const int16_t *x,
   for (int j = 0; j < count; j++, p += 8) {
     int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
     for (int blk = 0; blk < LLM_GROUP / 4; blk++, c += 16, x += 4) {
-      const uint32_t x0 = llm_word(x), x1 = llm_word(x + 2);
-      const uint32_t c0 = llm_word(c), c1 = llm_word(c + 4), c2 = llm_word(c + 8), c3 = llm_word(c + 12);
-      d0 = llm_dothi(llm_dotlo(d0, c0, x0), c0, x1);
-      d1 = llm_dothi(llm_dotlo(d1, c1, x0), c1, x1);
-      d2 = llm_dothi(llm_dotlo(d2, c2, x0), c2, x1);
-      d3 = llm_dothi(llm_dotlo(d3, c3, x0), c3, x1);
+      const uint32_t x0 = ucx_word(x), x1 = ucx_word(x + 2);
+      const uint32_t c0 = ucx_word(c), c1 = ucx_word(c + 4), c2 = ucx_word(c + 8), c3 = ucx_word(c + 12);
+      d0 = ucx_dothi(ucx_dotlo(d0, c0, x0), c0, x1);
+      d1 = ucx_dothi(ucx_dotlo(d1, c1, x0), c1, x1);
+      d2 = ucx_dothi(ucx_dotlo(d2, c2, x0), c2, x1);
+      d3 = ucx_dothi(ucx_dotlo(d3, c3, x0), c3, x1);
     }
     const int64_t s = sum[j];
     a0 += (int64_t)p[0] * d0 + p[1] * s;

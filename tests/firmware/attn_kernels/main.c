@@ -1,4 +1,4 @@
-/* The attention kernels (firmware/lib/llm/attention.c, built with the core's
+/* The attention kernels (firmware/lib/kernels/attention.c, built with the core's
  * packed dot products) against plain loops over random data: head sizes 8
  * and 16, counts from 0 to odd and even, rows in order and gathered, value
  * weights that fit int16 (the packed path) and that do not, output shifts

@@ -1,9 +1,8 @@
 #include "attention.h"
 
-#include "llm_dot.h"
-#include "llm_kernels.h"
+#include "ucx_dot.h"
 
-const llm_kernels_t *llm_kernels;
+const attn_kernels_t *attn_kernels;
 
 /* Rows a kernel takes through all of a head's components before the next
    rows: the kernels hold eight components of the query (or the sums) in
@@ -23,16 +22,16 @@ static inline int attn_block_end(int t, int count, int hs) {
    multiple of 8): eight query values (two words) stay in registers while
    a block of keys streams past, four key elements a packed dot-product pair. */
 void attn_dots(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs) {
-  if (llm_kernels && llm_kernels->attn_dots && !llm_kernels->attn_dots(dots, q, keys, stride, count, hs)) return;
+  if (attn_kernels && attn_kernels->attn_dots && !attn_kernels->attn_dots(dots, q, keys, stride, count, hs)) return;
   for (int t0 = 0, end; t0 < count; t0 = end) {
     end = attn_block_end(t0, count, hs);
     for (int c = 0; c < hs; c += 8) {
-      const uint32_t q03 = llm_word(q + c), q47 = llm_word(q + c + 4);
+      const uint32_t q03 = ucx_word(q + c), q47 = ucx_word(q + c + 4);
       const int16_t *k = keys + (size_t)t0 * stride + c;
       for (int t = t0; t < end; t++, k += stride) {
         int32_t d = c ? dots[t] : 0;
-        d = llm_dothi(llm_dotlo(d, q03, llm_word(k)), q03, llm_word(k + 2));
-        dots[t] = llm_dothi(llm_dotlo(d, q47, llm_word(k + 4)), q47, llm_word(k + 6));
+        d = ucx_dothi(ucx_dotlo(d, q03, ucx_word(k)), q03, ucx_word(k + 2));
+        dots[t] = ucx_dothi(ucx_dotlo(d, q47, ucx_word(k + 4)), q47, ucx_word(k + 6));
       }
     }
   }
@@ -84,12 +83,12 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
         }
         const uint32_t wp = ((uint32_t)w0 & 0xFFFF) | (uint32_t)w1 << 16;
         for (int h = 0; h < 8; h += 4) {
-          const uint32_t vw = llm_word(v + h), uw = llm_word(u + h);
+          const uint32_t vw = ucx_word(v + h), uw = ucx_word(u + h);
           const uint32_t lo = llm_pair_lo(vw, uw), hi = llm_pair_hi(vw, uw);
-          acc[h] = llm_dotlo(acc[h], lo, wp);
-          acc[h + 2] = llm_dothi(acc[h + 2], lo, wp);
-          acc[h + 1] = llm_dotlo(acc[h + 1], hi, wp);
-          acc[h + 3] = llm_dothi(acc[h + 3], hi, wp);
+          acc[h] = ucx_dotlo(acc[h], lo, wp);
+          acc[h + 2] = ucx_dothi(acc[h + 2], lo, wp);
+          acc[h + 1] = ucx_dotlo(acc[h + 1], hi, wp);
+          acc[h + 3] = ucx_dothi(acc[h + 3], hi, wp);
         }
       }
       if (t < end) values_add(acc, w[t], values + rows[t] * stride + c);
@@ -122,19 +121,19 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
       const int last = c + 8 == hs;
       uint32_t q03[ATTN_MAX_GROUP], q47[ATTN_MAX_GROUP];
       for (int j = 0; j < g; j++) {
-        q03[j] = llm_word(q[j] + c);
-        q47[j] = llm_word(q[j] + c + 4);
+        q03[j] = ucx_word(q[j] + c);
+        q47[j] = ucx_word(q[j] + c + 4);
       }
       const int16_t *k = keys + (size_t)t0 * stride + c;
 #pragma GCC unroll 1
       for (int t = t0; t < end; t++, k += stride) {
-        const uint32_t k01 = llm_word(k), k23 = llm_word(k + 2), k45 = llm_word(k + 4), k67 = llm_word(k + 6);
+        const uint32_t k01 = ucx_word(k), k23 = ucx_word(k + 2), k45 = ucx_word(k + 4), k67 = ucx_word(k + 6);
         const int64_t ks = last ? kscale[(size_t)t * kstride] : 0;
         int32_t d[ATTN_MAX_GROUP];
         for (int j = 0; j < g; j++) d[j] = c ? scores[j][t] : 0; /* all read before any is written */
         for (int j = 0; j < g; j++) {
-          d[j] = llm_dothi(llm_dotlo(d[j], q03[j], k01), q03[j], k23);
-          d[j] = llm_dothi(llm_dotlo(d[j], q47[j], k45), q47[j], k67);
+          d[j] = ucx_dothi(ucx_dotlo(d[j], q03[j], k01), q03[j], k23);
+          d[j] = ucx_dothi(ucx_dotlo(d[j], q47[j], k45), q47[j], k67);
           if (last) {
             d[j] = (int32_t)((d[j] * ks) >> 16);
             if (d[j] > top[j]) top[j] = d[j];
@@ -149,8 +148,8 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
 
 void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g, const int16_t *keys,
                        size_t stride, const int32_t *kscale, size_t kstride, int count, int hs) {
-  if (llm_kernels && llm_kernels->attn_scores_group &&
-      !llm_kernels->attn_scores_group(scores, max, q, g, keys, stride, kscale, kstride, count, hs))
+  if (attn_kernels && attn_kernels->attn_scores_group &&
+      !attn_kernels->attn_scores_group(scores, max, q, g, keys, stride, kscale, kstride, count, hs))
     return;
   if (g == 2 && hs == 8) { /* stories260K: one pass without the tests */
     scores_group_body(scores, max, q, 2, keys, stride, kscale, kstride, count, 8);
@@ -188,14 +187,14 @@ static inline __attribute__((always_inline)) void values_group_body(int32_t *con
       const int8_t *v = values + (size_t)t0 * stride + c;
 #pragma GCC unroll 1
       for (int t = t0; t + 1 < end; t += 2, v += 2 * stride) {
-        const uint32_t vw = llm_word(v), uw = llm_word(v + stride);
+        const uint32_t vw = ucx_word(v), uw = ucx_word(v + stride);
         const uint32_t lo = llm_pair_lo(vw, uw), hi = llm_pair_hi(vw, uw);
         for (int j = 0; j < g; j++) {
-          const uint32_t wp = llm_word(w[j] + t);
-          acc[j][0] = llm_dotlo(acc[j][0], lo, wp);
-          acc[j][2] = llm_dothi(acc[j][2], lo, wp);
-          acc[j][1] = llm_dotlo(acc[j][1], hi, wp);
-          acc[j][3] = llm_dothi(acc[j][3], hi, wp);
+          const uint32_t wp = ucx_word(w[j] + t);
+          acc[j][0] = ucx_dotlo(acc[j][0], lo, wp);
+          acc[j][2] = ucx_dothi(acc[j][2], lo, wp);
+          acc[j][1] = ucx_dotlo(acc[j][1], hi, wp);
+          acc[j][3] = ucx_dothi(acc[j][3], hi, wp);
         }
       }
       for (int j = 0; j < g; j++)
@@ -206,8 +205,8 @@ static inline __attribute__((always_inline)) void values_group_body(int32_t *con
 
 void attn_values_group(int32_t *const *out, const int16_t *const *w, const int *shift, int g, const int8_t *values,
                        size_t stride, int count, int hs) {
-  if (llm_kernels && llm_kernels->attn_values_group &&
-      !llm_kernels->attn_values_group(out, w, shift, g, values, stride, count, hs))
+  if (attn_kernels && attn_kernels->attn_values_group &&
+      !attn_kernels->attn_values_group(out, w, shift, g, values, stride, count, hs))
     return;
   int32_t *group_out[ATTN_MAX_GROUP];
   const int16_t *group_w[ATTN_MAX_GROUP];
@@ -230,8 +229,8 @@ void attn_values_group(int32_t *const *out, const int16_t *const *w, const int *
 
 void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
                       const uint16_t *rows, int count, int hs, int shift) {
-  if (llm_kernels && llm_kernels->attn_values_rows &&
-      !llm_kernels->attn_values_rows(out, w, values, stride, rows, count, hs, shift))
+  if (attn_kernels && attn_kernels->attn_values_rows &&
+      !attn_kernels->attn_values_rows(out, w, values, stride, rows, count, hs, shift))
     return;
   values_sum(out, w, values, stride, rows, count, hs, shift);
 }

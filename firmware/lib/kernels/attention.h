@@ -1,11 +1,11 @@
 /* Attention kernels shared by the transformer, the KV-cache backends and the
    block benchmark: int8 queries, int16 keys (12-bit in the cache), int8
    values, rows STRIDE elements apart, head size HS a multiple of 8. The dot
-   kernels read queries, keys and values a word at a time (llm_dot.h):
+   kernels read queries, keys and values a word at a time (ucx_dot.h):
    queries and value rows 4-byte aligned, key rows at even elements of a
    4-byte aligned array. */
-#ifndef LLM_ATTENTION_H
-#define LLM_ATTENTION_H
+#ifndef ATTENTION_H
+#define ATTENTION_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,5 +29,23 @@ void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size
    arrays): one sweep over the values serves the heads that share them. */
 void attn_values_group(int32_t *const *out, const int16_t *const *w, const int *shift, int g, const int8_t *values,
                        size_t stride, int count, int hs);
+
+/* Replacements a build may install for the kernels above (the host's
+   vectorized ones, tools/llm/host_kernels.c): the same integer arithmetic,
+   bit for bit (tests compare both); each returns 0, or nonzero for a shape
+   it does not take (the portable kernel runs then). */
+typedef struct {
+  int (*attn_dots)(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, int count, int hs);
+  int (*attn_scores_group)(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g,
+                           const int16_t *keys, size_t stride, const int32_t *kscale, size_t kstride, int count,
+                           int hs);
+  int (*attn_values_rows)(int32_t *out, const int32_t *w, const int8_t *values, size_t stride,
+                          const uint16_t *rows, int count, int hs, int shift);
+  int (*attn_values_group)(int32_t *const *out, const int16_t *const *w, const int *shift, int g,
+                           const int8_t *values, size_t stride, int count, int hs);
+} attn_kernels_t;
+
+/* NULL (the portable kernels) unless a host tool installed others. */
+extern const attn_kernels_t *attn_kernels;
 
 #endif

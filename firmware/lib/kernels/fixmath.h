@@ -1,8 +1,8 @@
 /* Fixed-point helpers for the integer transformer. Values are int32 Q16
    unless said otherwise; everything is exact integer arithmetic, so host and
    SoC builds compute bit-identical results. */
-#ifndef LLM_FIXMATH_H
-#define LLM_FIXMATH_H
+#ifndef FIXMATH_H
+#define FIXMATH_H
 
 #include <stdint.h>
 
