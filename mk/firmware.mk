@@ -9,7 +9,7 @@ FW_ARCH    := -march=rv32im_zicsr -mabi=ilp32
 FW_CFLAGS  := $(FW_ARCH) --specs=picolibc.specs -std=c11 -O2 -g -Wall -Wextra -Werror \
               -ffunction-sections -fdata-sections -I$(GEN) -Ifirmware/hal -Ifirmware/hal/litedram -Ifirmware/lib \
               $(addprefix -I,$(wildcard firmware/lib/*/))
-# UCX_DOT=0: the packed dot products in C (llm_dot.h), for a core without
+# UCX_DOT=0: the packed dot products in C (ucx_dot.h), for a core without
 # them; make clean first, objects do not track it.
 UCX_DOT    ?= 1
 ifeq ($(UCX_DOT),0)

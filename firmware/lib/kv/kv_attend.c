@@ -35,7 +35,7 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
    a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
    the others go on: returns their count M, their weights in a[0..M) and
    their slots in kept[0..M). SCALED: a[] holds the scaled scores already
-   and MAX their largest (attn_scores2). Runs once per cached position and
+   and MAX their largest (attn_scores_group). Runs once per cached position and
    head, so the products that fit use one high-word multiply (the results
    are those of the plain 64-bit formulas), and it is inlined twice: for
    dense attention's scaled scores (ROWS and PROB NULL) and in general. */
