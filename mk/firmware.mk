@@ -37,8 +37,11 @@ $(FW_BUILD)/obj/%.o: %.c $(GEN)/soc_regs.h | deps
 # position and head): unrolled, the scheduler hides the load-use cycle and
 # fewer taken branches cost a bubble (-8% of cycles per token); twice at
 # most, as more grows the code past the 128 KiB builds and saves nothing.
+# Their small copy loops (a block's sums into registers) stay loops: GCC
+# would make them memcpy calls, which keep the sums in memory (SmolLM2's
+# attention: 10 M cycles a token in memcpy).
 FW_UNROLLED := firmware/lib/kernels/attention.c firmware/lib/kv/kv_attend.c firmware/lib/kv/backend_dense.c
-$(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops --param max-unroll-times=2
+$(call fw_obj,$(FW_UNROLLED)): FW_CFLAGS += -funroll-loops --param max-unroll-times=2 -fno-tree-loop-distribute-patterns
 # Code that runs once a prompt, a command or a model (the image's checks,
 # the tokenizer, the console, policy parsing, the cost model) compiled for
 # size: the 128 KiB builds (llm_smol, retr_ulx3s, llm_ulx3s) fill their RAM.
