@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "host_file.h"
+#include "kv_encode.h"
 #include "logits.h"
 #include "prompt_tape.h"
 
@@ -44,10 +45,7 @@ int main(int argc, char **argv) {
     const int16_t *key = prompt_tape_key(&tape, layer, kvh, pos);
     const int8_t *q = prompt_tape_query(&tape, layer, kvh, pos, 0);
     if (!q) return 2;
-    for (int i = 0; i < hs; i++) {
-      int32_t k = (key[i] + (1 << KV_KEY_INT8_SHIFT >> 1)) >> KV_KEY_INT8_SHIFT;
-      printf("%d ", k > 127 ? 127 : k < -127 ? -127 : k);
-    }
+    for (int i = 0; i < hs; i++) printf("%d ", kv_key_int8(key[i]));
     for (int i = 0; i < hs; i++) printf("%d%c", q[i], i + 1 < hs ? ' ' : '\n');
   }
   prompt_tape_free(&tape);

@@ -18,17 +18,13 @@ static int slices_used(const kv_cache_t *kv, int binary) {
   return binary || kv->ucm->geom.cell_bits != 3 ? 1 : kv->slices;
 }
 
-static int8_t clamp8(int32_t v) {
-  return (int8_t)(v > 127 ? 127 : v < -127 ? -127 : v);
-}
-
 void kv_encode_key(const kv_cache_t *kv, int binary, const int16_t *key, int8_t *cells) {
   const int hs = kv->head_size, used = slices_used(kv, binary);
   const int32_t level_value = KV_UCM_KEY_STEP << KV_KEY_INT8_SHIFT; /* a 3-bit level, in the key's units */
   for (int i = 0; i < hs; i++) {
     int32_t rest = key[i];
     for (int s = 0; s < kv->slices; s++) {
-      int8_t x = s < used ? clamp8((rest + (1 << KV_KEY_INT8_SHIFT >> 1)) >> KV_KEY_INT8_SHIFT) : 0;
+      int8_t x = s < used ? kv_key_int8(rest) : 0;
       cells[s * hs + i] = x;
       rest = (rest - ucm_key_level(x, KV_UCM_KEY_STEP, 3) * level_value) * KV_SLICE_RADIX;
     }
