@@ -172,6 +172,11 @@ def collect(build, run):
         circuit = policy_reference.unicaim_cases(7, n, head)
         for spec, prompt, script, want in circuit:
             compare(spec, prompt, script, want, "KEPT")
+        # unicaim's decode steps read the CAM's top k (ties to the lower slot).
+        reads = policy_reference.unicaim_read_cases(7, n, head)
+        for spec, prompt, script, kept, read in reads:
+            compare(spec, prompt, script, kept, "KEPT", "--attended")
+            compare(spec, prompt, script, read, "ATTENDED", "--attended")
         # The same on stories260K's own keys and queries (two banks of a
         # greedy story): correlated, unevenly sized keys, not random ones.
         for layer, kvh in ((0, 0), (4, 3)):
@@ -186,7 +191,7 @@ def collect(build, run):
         plus = policy_reference.unicaim_plus_cases(7, n)
         for spec, prompt, targets, want in plus:
             compare(spec, prompt, policy_reference.script(targets, head), want, "KEPT")
-        total = len(cases) + len(quest) + len(circuit) + len(plus)
+        total = len(cases) + len(quest) + len(circuit) + len(reads) + len(plus)
         return not bad, "\n".join(bad) or f"{total} sequences of {n} steps"
 
     @add("policy-reference-on-soc")
@@ -195,7 +200,8 @@ def collect(build, run):
         # steps kv_trace runs, with unicaim on the block's RTL): StreamingLLM,
         # H2O, SnapKV and TOVA on scripted attention, Quest's reads, unicaim's
         # circuit at four trims on random keys (the bank's 24 cells a key:
-        # HEAD 24, one cell a component as the reference models).
+        # HEAD 24, one cell a component as the reference models) and its CAM
+        # top-k reads; unicaim+ on scripted attention over 24 positions.
         import policy_reference
         n, cases = 60, []
         for spec, prompt, targets, want in policy_reference.cases(7, n):
@@ -204,7 +210,12 @@ def collect(build, run):
             cases.append((spec, prompt, script, want, 1))
         for spec, prompt, script, want in policy_reference.unicaim_cases(7, n, 24):
             cases.append((spec, prompt, script, want, 0))
-        text = "".join(f"{spec} 64 {prompt} {len(script.split(chr(10))[0].split()) // 2} {n} {attended}\n{script}"
+        for spec, prompt, script, kept, read in policy_reference.unicaim_read_cases(7, 24, 24):
+            cases.append((spec, prompt, script, (kept, read), 1))
+        for spec, prompt, targets, want in policy_reference.unicaim_plus_cases(7, 24):
+            cases.append((spec, prompt, policy_reference.script(targets, 24), want, 0))
+        text = "".join(f"{spec} 64 {prompt} {len(script.split(chr(10))[0].split()) // 2} "
+                       f"{len(script.splitlines())} {attended}\n{script}"
                        for spec, prompt, script, want, attended in cases) + "end\n"
         rc, out, err = run([os.path.join(build, "sim", "unicaim-sim"), "--elf",
                             os.path.join(build, "fw", "test_kv_trace.elf"), "--max-cycles", "2000000000"], 900,
@@ -212,9 +223,13 @@ def collect(build, run):
         bad = []
         blocks = out.split("CASE ")[1:]
         for i, (spec, prompt, script, want, attended) in enumerate(cases):
-            tag = "ATTENDED" if attended else "KEPT"
             lines = blocks[i].splitlines() if i < len(blocks) else ["missing"]
-            got = [[int(p) for p in line.split(":")[1].split()] for line in lines if line.startswith(tag)]
+
+            def steps(tag):
+                return [[int(p) for p in line.split(":")[1].split()] for line in lines if line.startswith(tag)]
+            # unicaim's top-k cases expect both what is kept and what is read.
+            got = (steps("KEPT"), steps("ATTENDED")) if isinstance(want, tuple) else \
+                steps("ATTENDED" if attended else "KEPT")
             if got != want:
                 step = next((k for k, (g, w) in enumerate(zip(got, want)) if g != w), len(got))
                 bad.append(f"{spec} prompt {prompt}: {lines[0][:120]} step {step}")

@@ -164,31 +164,49 @@ def sense_update(acc, key, query, ts, csl, cacc, linear, alpha):
     return acc + (((v - acc) * w) >> 16)
 
 
-def run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear=0, alpha=2):
+def run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear=0, alpha=2, k=None):
     """H = budget - budget // 9 positions kept when the prompt ends, H + M
     held at most; every step's query updates every cached slot's
     accumulator (prompt and generated steps alike), a new slot starts at
     V_pre (or the top of the linear range); the victim is the lowest
-    accumulator, the older position on a tie. Returns the kept positions
-    after each step."""
+    accumulator, the older position on a tie. A generated step reads the K
+    (a fifth of H + M) cached positions of highest CAM similarity (docs:
+    S = sum_d q_level e, ties to the lower slot), a prompt step all. The
+    slots, as the cache places positions (kvcache.c): a new position
+    overwrites the victim's slot when the cache is full, else takes the slot
+    after the used ones if it is free, else the lowest free one. Returns the
+    kept positions and the positions read after each step."""
     m_free = budget // 9
     h = budget - m_free
+    k = k or max((h + m_free) // 5, 1)
     init = (1 << 32) - 1 if linear else VPRE_MV << 16
-    acc, trace = {}, []
+    acc, slot_of, kept, read = {}, {}, [], []
 
     def victim():
         return min(acc, key=lambda p: (acc[p], p))
+
+    def similarity(p, query):
+        return sum(level(v, QUERY_STEP, 2) * 8 * level(c, KEY_STEP, 3) for v, c in zip(query, keys[p]))
     for pos, (key, query) in enumerate(zip(keys, queries)):
         if pos == prompt:
             while len(acc) > h:
-                del acc[victim()]
+                gone = victim()
+                del acc[gone], slot_of[gone]
         if pos >= prompt and len(acc) >= budget:
-            del acc[victim()]
+            gone = victim()
+            slot = slot_of.pop(gone)
+            del acc[gone]
+        else:
+            taken = set(slot_of.values())
+            slot = len(acc) if len(acc) not in taken else min(s for s in range(len(acc) + 1) if s not in taken)
+        slot_of[pos] = slot
         acc[pos] = init
         for p in acc:
             acc[p] = sense_update(acc[p], keys[p], query, ts, csl, cacc, linear, alpha)
-        trace.append(sorted(acc))
-    return trace
+        ranked = sorted(acc, key=lambda p: (-similarity(p, query), slot_of[p]))
+        read.append(sorted(ranked if pos < prompt else ranked[:k]))
+        kept.append(sorted(acc))
+    return kept, read
 
 
 def unicaim_cases(seed, n, head):
@@ -203,7 +221,24 @@ def unicaim_cases(seed, n, head):
         queries = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
         text = "".join(" ".join(map(str, k + q)) + "\n" for k, q in zip(keys, queries))
         spec = f"unicaim:{budget}:ts={ts}:csl={csl}:cacc={cacc}:linear={linear}"
-        out.append((spec, prompt, text, run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear)))
+        out.append((spec, prompt, text, run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear)[0]))
+    return out
+
+
+def unicaim_read_cases(seed, n, head):
+    """(spec, prompt, script, expected kept, expected reads) for unicaim's
+    CAM top-k at a few budgets, k and trims, on random int8 keys and queries
+    (N at most HEAD: kv_trace --attended names a read position by its
+    value's component)."""
+    rng = random.Random(seed)
+    out = []
+    for budget, prompt, k, ts, csl, cacc, linear in ((18, 10, None, 300, 20, 10, 0), (16, 6, 5, 100, 8, 40, 0),
+                                                     (20, 12, 2, 300, 20, 10, 1)):
+        keys = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
+        queries = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
+        text = "".join(" ".join(map(str, k + q)) + "\n" for k, q in zip(keys, queries))
+        spec = f"unicaim:{budget}:ts={ts}:csl={csl}:cacc={cacc}:linear={linear}" + (f":k={k}" if k else "")
+        out.append((spec, prompt, text, *run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear, k=k)))
     return out
 
 
@@ -216,7 +251,7 @@ def recorded_unicaim_cases(script, budget, prompt):
     head = len(rows[0]) // 2
     keys, queries = [r[:head] for r in rows], [r[head:] for r in rows]
     return [(f"unicaim:{budget}:ts={ts}:csl={csl}:cacc={cacc}:linear={linear}", prompt, script,
-             run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear))
+             run_unicaim(budget, prompt, keys, queries, ts, csl, cacc, linear)[0])
             for ts, csl, cacc, linear in ((300, 20, 10, 0), (100, 8, 40, 0), (300, 20, 10, 1))]
 
 
@@ -271,11 +306,13 @@ def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, re
 def unicaim_plus_cases(seed, n):
     """(spec, prompt, targets, expected trace) for unicaim+ at its defaults
     and with its protection's knobs moved, the prompt shorter and longer
-    than the budget."""
+    than the budget (budgets and prompts scaled to sequences of N
+    positions: 60 on the host, 24 on the SoC's bank of 24 cells)."""
     rng = random.Random(seed)
     out = []
     for budget, prompt, knobs in ((18, 30, {}), (27, 12, {}), (18, 40, {"span": 2, "spare": 4}),
                                   (20, 30, {"question": 0}), (18, 30, {"recent": 0})):
+        budget, prompt = round(budget * min(1, n / 40)), prompt * n // 60
         spec = f"unicaim+:{budget}" + "".join(f":{k}={v}" for k, v in knobs.items())
         out.append((spec, prompt, *run_unicaim_plus(budget, prompt, n, rng, **knobs)))
     return out
