@@ -39,7 +39,7 @@ MUTATIONS = [
              "while (q < p->end && class_at(p, q, p->end, &len) == LLM_CLASS_NUMBER) q += (size_t)len;",
              ("tokenizer-matches", "tokenizer-fuzz"), HOST),
     Mutation("attention-max-is-a-min", "firmware/lib/kernels/attention.c",
-             "if (d[j] > top[j]) top[j] = d[j];", "if (d[j] < top[j]) top[j] = d[j];",
+             "top0 = d[0] > top0 ? d[0] : top0;", "top0 = d[0] < top0 ? d[0] : top0;",
              ("attn-kernels", "soc-matches-host-greedy"), HOST + SOC),
     # ---------------------------------------------------------------- policies
     Mutation("h2o-window-one-short", "firmware/lib/kv/policy_h2o.c",

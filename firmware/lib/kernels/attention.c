@@ -112,8 +112,10 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
                                                                     const int16_t *keys, size_t stride,
                                                                     const int32_t *kscale, size_t kstride, int count,
                                                                     int hs) {
-  int32_t top[ATTN_MAX_GROUP];
-  for (int j = 0; j < g; j++) top[j] = INT32_MIN;
+  /* The maxima as scalars: an array of them lived on the stack, a load and
+     a store a key and head. */
+  _Static_assert(ATTN_MAX_GROUP == 3, "one top a head of the group");
+  int32_t top0 = INT32_MIN, top1 = INT32_MIN, top2 = INT32_MIN;
   for (int t0 = 0, end; t0 < count; t0 = end) {
     end = attn_block_end(t0, count, hs);
 #pragma GCC unroll 1
@@ -134,16 +136,20 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
         for (int j = 0; j < g; j++) {
           d[j] = ucx_dothi(ucx_dotlo(d[j], q03[j], k01), q03[j], k23);
           d[j] = ucx_dothi(ucx_dotlo(d[j], q47[j], k45), q47[j], k67);
-          if (last) {
-            d[j] = (int32_t)((d[j] * ks) >> 16);
-            if (d[j] > top[j]) top[j] = d[j];
-          }
+          if (last) d[j] = (int32_t)((d[j] * ks) >> 16);
+        }
+        if (last) {
+          top0 = d[0] > top0 ? d[0] : top0;
+          if (g > 1) top1 = d[1] > top1 ? d[1] : top1;
+          if (g > 2) top2 = d[2] > top2 ? d[2] : top2;
         }
         for (int j = 0; j < g; j++) scores[j][t] = d[j];
       }
     }
   }
-  for (int j = 0; j < g; j++) max[j] = top[j];
+  max[0] = top0;
+  if (g > 1) max[1] = top1;
+  if (g > 2) max[2] = top2;
 }
 
 void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const *q, int g, const int16_t *keys,
