@@ -11,6 +11,9 @@ EXT_MEM_RTL := rtl/common/sdp_ram.sv rtl/common/lut_ram.sv rtl/common/sync_fifo.
                rtl/mem/sdram_ctrl.sv rtl/mem/litedram_port.sv rtl/mem/mem_port_arbiter.sv $(wildcard rtl/mvu/*.sv) \
                rtl/mem/ext_mem.sv
 VLT_WAIVERS := rtl/lint_waivers.vlt
+# Protocol checkers bound to the interfaces (simulation only: build/sim and
+# the memory testbenches run with --assert).
+RTL_CHECK := $(wildcard rtl/check/check_*.sv) rtl/check/soc_checks.sv
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and
 # with it outside (the simulator's), and with the Arty's DDR3 (LiteDRAM's).
@@ -21,3 +24,5 @@ lint: deps $(GEN)/soc_regs_pkg.sv
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GMvu="1'b1"
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1"
 	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1" -GMvu="1'b1"
+	verilator --lint-only -Wall --assert $(VLT_WAIVERS) $(RTL_ALL) $(RTL_CHECK) --top-module soc_top -GSdramBytes=33554432 -GMvu="1'b1"
+	verilator --lint-only -Wall --assert $(VLT_WAIVERS) $(RTL_ALL) $(RTL_CHECK) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1" -GMvu="1'b1"

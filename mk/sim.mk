@@ -27,18 +27,21 @@ SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 # external memory (cache and SDRAM controller) is such a model too (Vext,
 # ExternalMemory), unless $(5) keeps it inside the SoC as on the boards.
 # With $(6) (and $(5)) the SoC has LiteDRAM's port (Litedram) and the
-# harness a functional DRAM of SIM_NATIVE bytes on it (NativeDram).
+# harness a functional DRAM of SIM_NATIVE bytes on it (NativeDram). With
+# $(7) every model is built with --assert and the protocol checkers
+# (RTL_CHECK): build/sim, which the ISA suite and the firmware tests run on.
 SIM_EXT_G := -GClkHz=$(SIM_CLK_HZ) -GSdramBytes=$(SIM_SDRAM) -GMvu=1
+sim_assert = $(if $(1),--assert,--noassert)
 define SIM_RULE
-$(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
+$(1): $(RTL_ALL) $(if $(7),$(RTL_CHECK)) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | deps
 	@mkdir -p $(dir $(1))obj
-	$(if $(4),$(Q)rm -rf $(dir $(1))ucm_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert $(if $(6),$(SIM_UNROLL)) \
+	$(if $(4),$(Q)rm -rf $(dir $(1))ucm_obj && verilator --cc -O3 --x-assign fast --x-initial fast $(call sim_assert,$(7)) $(if $(6),$(SIM_UNROLL)) \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vucm --top-module ucm_block $(4) \
-	  -Mdir $(dir $(1))ucm_obj $$(RTL_PKGS) $$(UCM_RTL) $(call to_log,$(dir $(1))verilate_ucm.log))
-	$(if $(5),,$(Q)rm -rf $(dir $(1))ext_obj && verilator --cc -O3 --x-assign fast --x-initial fast --noassert \
+	  -Mdir $(dir $(1))ucm_obj $$(RTL_PKGS) $$(UCM_RTL) $(if $(7),$$(RTL_CHECK)) $(call to_log,$(dir $(1))verilate_ucm.log))
+	$(if $(5),,$(Q)rm -rf $(dir $(1))ext_obj && verilator --cc -O3 --x-assign fast --x-initial fast $(call sim_assert,$(7)) \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --prefix Vext --top-module ext_mem $(SIM_EXT_G) \
-	  -Mdir $(dir $(1))ext_obj $$(RTL_PKGS) $$(EXT_MEM_RTL) $(call to_log,$(dir $(1))verilate_ext.log))
-	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert $(if $(6),$(SIM_UNROLL)) \
+	  -Mdir $(dir $(1))ext_obj $$(RTL_PKGS) $$(EXT_MEM_RTL) $(if $(7),$$(RTL_CHECK)) $(call to_log,$(dir $(1))verilate_ext.log))
+	$(call quiet,VERILATE,$(1))verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast $(call sim_assert,$(7)) $(if $(6),$(SIM_UNROLL)) \
 	  --trace-fst -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style +define+SIM_MEM_DPI \
 	  -GClkHz=$(SIM_CLK_HZ) -GBaud=$(2) -GRamBytes=$(SIM_RAM) -GRomBytes=$(SIM_ROM) -GSim=1 \
 	  -GSdramBytes=$(if $(6),$(SIM_NATIVE),$(SIM_SDRAM)) -GMvu=1 $(if $(6),-GLitedram=1) $(3) \
@@ -49,14 +52,14 @@ $(1): $(RTL_ALL) $(SIM_SRCS) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.mk mk/sim.mk | 
 	    $(if $(4),-DSIM_EXTERNAL_ARRAY -I$(abspath $(dir $(1))ucm_obj)) \
 	    $(if $(5),,-DSIM_EXTERNAL_MEMORY -I$(abspath $(dir $(1))ext_obj))" -MAKEFLAGS "$(SIM_OPT)" \
 	  --top-module soc_top -Mdir $(dir $(1))obj -o unicaim-sim \
-	  $(RTL_ALL) $(abspath $(filter %.cpp,$(SIM_SRCS))) \
+	  $(RTL_ALL) $(if $(7),$(RTL_CHECK)) $(abspath $(filter %.cpp,$(SIM_SRCS))) \
 	  $(if $(4),$$$$(ls $(abspath $(dir $(1)))/ucm_obj/Vucm*.cpp)) \
 	  $(if $(5),,$$$$(ls $(abspath $(dir $(1)))/ext_obj/Vext*.cpp)) $(call to_log,$(dir $(1))verilate.log)
 	$(Q)cp $(dir $(1))obj/unicaim-sim $(1)
 endef
 
 sim: $(SIM_BIN)
-$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))
+$(eval $(call SIM_RULE,$(SIM_BIN),$(SIM_BAUD),$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G),,,assert))
 
 # Reading a trace back (tools/fst_dump.c) with the FST reader Verilator ships.
 FST_DUMP     := $(BUILD)/sim/fst_dump

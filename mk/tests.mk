@@ -37,7 +37,8 @@ $(BOOT_EXT_ELF): tests/boot/ext_code.S $(GEN)/soc_regs.h linker/isa.ld | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_EXT_LD) $< -o $@
 
-# Unit testbenches: SystemVerilog, built with Verilator --binary --timing.
+# Unit testbenches: SystemVerilog, built with Verilator --binary --timing,
+# with assertions and the protocol checkers bound (rtl/check).
 TB_BUILD   := $(BUILD)/tests/rtl
 TB_uart    := rtl/common/sync_fifo.sv $(wildcard rtl/periph/uart/*.sv)
 TB_timer   := rtl/periph/timer/timer.sv
@@ -67,10 +68,10 @@ UNIT_TBS   := $(patsubst tests/rtl/tb_%.sv,%,$(wildcard tests/rtl/tb_*.sv))
 UNIT_BINS  := $(UNIT_TBS:%=$(TB_BUILD)/tb_%)
 
 define UNIT_TB_RULE
-$(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) tests/rtl/*.svh | deps
+$(TB_BUILD)/tb_$(1): tests/rtl/tb_$(1).sv $(TB_$(1)) $(RTL_PKGS) $(RTL_CHECK) tests/rtl/*.svh | deps
 	@mkdir -p $(TB_BUILD)
-	$(call quiet,VERILATE,$$@)verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -Itests/rtl $(TB_FLAGS_$(1)) --top-module tb_$(1) \
-	  -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) tests/rtl/tb_$(1).sv \
+	$(call quiet,VERILATE,$$@)verilator --binary --timing --assert -Wno-fatal -Wno-lint -Wno-style -Itests/rtl $(TB_FLAGS_$(1)) \
+	  --top-module tb_$(1) -Mdir $(TB_BUILD)/obj_$(1) -o tb_$(1) $(RTL_PKGS) $(TB_$(1)) $(RTL_CHECK) tests/rtl/tb_$(1).sv \
 	  $(call to_log,$(TB_BUILD)/obj_$(1).log)
 	$(Q)cp $(TB_BUILD)/obj_$(1)/tb_$(1) $$@
 endef

@@ -83,13 +83,14 @@ double cpu_seconds() {
 void usage(FILE *f) {
   std::fprintf(f,
                "usage: unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
-               "                   [--profile FILE]\n"
+               "                   [--profile FILE] [+checks]\n"
                "  --elf FILE        RV32 ELF to run (reset PC = entry point)\n"
                "  --preload FILE    another ELF placed in memory first (the RAM image of a bitstream)\n"
                "  --max-cycles N    stop with exit status %d after N cycles (default: no limit)\n"
                "  --trace FILE.fst  write an FST waveform\n"
                "  --uart-pty        connect the UART to a new pseudo-terminal (path on stderr)\n"
-               "  --profile FILE    write the cycles spent at each instruction address (tools/profile.py)\n",
+               "  --profile FILE    write the cycles spent at each instruction address (tools/profile.py)\n"
+               "  +checks           at the end, what each protocol checker saw (builds with --assert)\n",
                kExitTimeout);
 }
 
@@ -127,8 +128,9 @@ Options parse(int argc, char **argv) {
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
       std::exit(0);
-    } else if (a.rfind("+verilator", 0) == 0) {
-      // Verilator's own runtime options pass through.
+    } else if (a.rfind("+verilator", 0) == 0 || a == "+checks") {
+      // Verilator's own runtime options pass through, and +checks to the
+      // protocol checkers (rtl/check) of an asserting build.
     } else {
       fail("unknown option '" + a + "' (try --help)");
     }

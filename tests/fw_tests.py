@@ -38,6 +38,43 @@ def collect(build, run):
         ok = rc == 0 and len(kernels) == 5 and all(k[1] == "ok" for k in kernels)
         return ok, f"rc={rc}\n{out}{err}"
 
+    @add("protocol-checkers-see-traffic")
+    def _():
+        # The asserting simulator (rtl/check bound to the bus's external
+        # port, the arbiters, both caches and the array's registers): no
+        # assertion fails on programs that use them all, and every checker
+        # counts traffic in one of them (a checker that saw nothing checked
+        # nothing): the matrix-vector unit (data cache, both arbiters), the
+        # array driver, and code running from external memory (instruction
+        # cache refills).
+        seen, bad = {}, []
+        for elf, limit in (("test_mvu.elf", "200000000"), ("test_ucm_driver.elf", "200000000"),
+                           (os.path.join("..", "tests", "boot", "ext_code.elf"), "200000")):
+            rc, out, err = sim_run(os.path.join(fw, elf), extra=["--max-cycles", limit, "+checks"])
+            if "Assertion failed" in out + err or rc not in (0, 124):
+                bad.append(f"{elf}: rc={rc}\n{(out + err)[-1500:]}")
+            for name, counts in re.findall(r"^CHECK (\S+) (.*)$", err, re.M):
+                seen[name] = seen.get(name, 0) + sum(int(v) for v in re.findall(r"=(\d+)", counts))
+        idle = [name for name, n in seen.items() if n == 0]
+        ok = not bad and len(seen) >= 10 and not idle
+        return ok, "\n".join(bad) or f"{len(seen)} checkers, idle: {idle}\n{seen}"
+
+    @add("protocol-checkers-catch-a-broken-handshake")
+    def _():
+        # tests/rtl/tb_checkers drives each checker with traffic that breaks
+        # one rule: the run must stop at that rule's assertion.
+        tb = os.path.join(build, "tests", "rtl", "tb_checkers")
+        breaks = {"req_while_waiting": "u_rr.a_one_at_a_time", "answer_without_request": "u_rr.a_answer_has_request",
+                  "never_answered": "u_rr.a_answered", "valid_withdrawn": "u_vr.a_held",
+                  "payload_changed": "u_vr.a_stable", "cdc_start_while_busy": "u_cdc.a_start_when_idle",
+                  "cdc_ack_unrequested": "u_cdc.a_ack_requested", "command_while_busy": "u_cmd.a_start_when_idle"}
+        bad = []
+        for name, rule in breaks.items():
+            rc, out, err = run([tb, f"+break={name}"], 60)
+            if rc == 0 or f"Assertion failed in TOP.tb_checkers.{rule}" not in out + err:
+                bad.append(f"{name}: rc={rc}, not stopped at {rule}\n{(out + err)[-400:]}")
+        return not bad, "\n".join(bad) or f"{len(breaks)} broken handshakes caught"
+
     @add("cpubench")
     def _():
         return cpubench("cpubench.elf")

@@ -1,6 +1,7 @@
 // The memory controller's command port (sdram_ctrl's, or litedram_port's)
 // shared by the data cache and the matrix-vector unit. The cache goes first
-// (the core waits on it); the unit only reads. A controller returns read
+// (the core waits on it) unless the unit's command is already shown; the
+// unit only reads. A controller returns read
 // words in the order of its commands, so a queue of the reads taken (whose,
 // how many words) says whose each returning word is; it is two deep, the
 // most a controller overlaps (sdram_ctrl takes a read while the last one's
@@ -39,14 +40,18 @@ module mem_port_arbiter
   logic [3:0] q_left0_q, q_left1_q, q_left0_d, q_left1_d;
   logic       full, cache_sel, take, take_read, pop;
 
+  // A command shown to the controller stays until taken (its handshake): the
+  // unit's, once shown, keeps the port over a cache command that comes
+  // after it (mvu_shown_q), which waits for the controller's next take.
+  logic mvu_shown_q;
   assign full      = q_valid_q[1];
-  assign cache_sel = cache_cmd_valid_i;
+  assign cache_sel = cache_cmd_valid_i && !mvu_shown_q;
   assign cmd_valid_o    = !full && (cache_cmd_valid_i || mvu_cmd_valid_i);
   assign cmd_we_o       = cache_sel && cache_cmd_we_i;
   assign cmd_addr_o     = cache_sel ? cache_cmd_addr_i : mvu_cmd_addr_i;
   assign cmd_words_m1_o = cache_sel ? cache_cmd_words_m1_i : mvu_cmd_words_m1_i;
-  assign cache_cmd_ready_o = !full && cmd_ready_i;
-  assign mvu_cmd_ready_o   = !full && cmd_ready_i && !cache_cmd_valid_i;
+  assign cache_cmd_ready_o = !full && cmd_ready_i && !mvu_shown_q;
+  assign mvu_cmd_ready_o   = !full && cmd_ready_i && !cache_sel;
   assign take      = cmd_valid_o && cmd_ready_i;
   assign take_read = take && !cmd_we_o;
 
@@ -81,15 +86,17 @@ module mem_port_arbiter
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      q_valid_q <= '0;
-      q_mvu_q   <= '0;
-      q_left0_q <= '0;
-      q_left1_q <= '0;
+      mvu_shown_q <= 1'b0;
+      q_valid_q   <= '0;
+      q_mvu_q     <= '0;
+      q_left0_q   <= '0;
+      q_left1_q   <= '0;
     end else begin
-      q_valid_q <= q_valid_d;
-      q_mvu_q   <= q_mvu_d;
-      q_left0_q <= q_left0_d;
-      q_left1_q <= q_left1_d;
+      mvu_shown_q <= cmd_valid_o && !cmd_ready_i && !cache_sel;
+      q_valid_q   <= q_valid_d;
+      q_mvu_q     <= q_mvu_d;
+      q_left0_q   <= q_left0_d;
+      q_left1_q   <= q_left1_d;
     end
   end
 

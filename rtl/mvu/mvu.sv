@@ -10,7 +10,8 @@
 // multiply-accumulate (docs/soc.md, "Matrix-vector unit").
 //
 // Fetch: per pair of (tile, group) steps one 16-word command of parameters,
-// then four of codes (two groups); data come back in order, so a word's
+// then four of codes (two groups; two for an odd count's last pair, one
+// step); data come back in order, so a word's
 // place in the pair says what it is. Codes pass a 3-stage pipeline (x read,
 // four int8 x int16 products, their sum into the row's 32-bit dot), one word
 // a cycle, never stalling (the port has no back-pressure). At a group's end
@@ -94,15 +95,23 @@ module mvu
   logic [2:0]         iss_sub_q;
   logic [AddrW-1:0]   iss_codes_q, iss_params_q;
   logic [3:0]         open_pairs;
-  logic               room, cmd_take;
+  logic               room, cmd_take, asked_q;
 
   assign open_pairs = 4'(iss_pair_q - done_pairs_q);
-  // Every open pair may still give 8 results (two tile ends).
+  // Every open pair may still give 8 results (two tile ends). A pair's
+  // first command, once asked for with room, stays asked for until taken
+  // (the port's handshake): results that arrive meanwhile come from pairs
+  // whose 8 were counted, so the room it was asked with is still there.
   assign room       = 32'(res_count) + 32'(open_pairs) * 8 + 8 <= ResultDepth;
-  assign cmd_valid_o = run_q && (iss_sub_q != 0 || (iss_pair_q < pairs_q && room));
+  assign cmd_valid_o = run_q && (iss_sub_q != 0 || asked_q || (iss_pair_q < pairs_q && room));
   assign cmd_addr_o  = iss_sub_q == 0 ? iss_params_q : iss_codes_q;
   assign cmd_words_m1_o = 4'd15;
   assign cmd_take    = cmd_valid_o && cmd_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) asked_q <= 1'b0;
+    else         asked_q <= cmd_valid_o && !cmd_ready_i;
+  end
 
   // ---------------------------------------------------------------------
   // The register port.
@@ -211,7 +220,7 @@ module mvu
       pairs_q        <= '0;
     end else begin
       if (run_q) busy_cycles_q <= busy_cycles_q + 1'b1;
-      if (run_q && iss_sub_q == 0 && iss_pair_q < pairs_q && !room) stall_cycles_q <= stall_cycles_q + 1'b1;
+      if (run_q && iss_sub_q == 0 && !asked_q && iss_pair_q < pairs_q && !room) stall_cycles_q <= stall_cycles_q + 1'b1;
       if (rd_now && res_count == 0) err_empty_q <= 1'b1;
       if (reg_write) begin
         if (run_q && off != RegStatus && off != RegCtrl) err_write_q <= 1'b1;
@@ -266,7 +275,11 @@ module mvu
       end else begin
         iss_codes_q <= iss_codes_q + AddrW'(16);
       end
-      iss_sub_q <= iss_sub_q == 3'd4 ? 3'd0 : iss_sub_q + 1'b1;
+      // The last pair of an odd count has one step: its codes end at sub 2
+      // (asking for the second step's would read past the matrix, and a run
+      // that ends first would withdraw the request).
+      iss_sub_q <= iss_sub_q == 3'd4 || (iss_sub_q == 3'd2 && steps_odd_q && iss_pair_q == pairs_q) ? 3'd0
+                                                                                                     : iss_sub_q + 1'b1;
     end
   end
 

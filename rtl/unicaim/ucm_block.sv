@@ -463,7 +463,7 @@ module ucm_block #(
           score_we[lane_of(idx)]    = 1'b1;
           list_waddr[lane_of(idx)]  = RowAw'(idx >> LaneBits);
           score_waddr[lane_of(idx)] = RowAw'(idx >> LaneBits);
-          list_wdata[lane_of(idx)]  = ({16'b0, scan_row} << LaneBits) + 32'(l);
+          list_wdata[lane_of(idx)]  = 32'(16'((32'(scan_row) << LaneBits) + l)) << soc_regs_pkg::UCM_LIST_SLOT_LSB;
           score_wdata[lane_of(idx)] = {{(32-ScoreBits){search_rdata[l][ScoreBits-1]}},
                                        search_rdata[l][ScoreBits-1:0]};
         end
@@ -646,20 +646,30 @@ module ucm_block #(
 `ifndef SYNTHESIS
   // The controller's contracts with its parts, checked in simulation
   // (Verilator --assert in the co-simulations; Yosys defines SYNTHESIS).
+  // SlotMetaW is typed by hand (Yosys cannot take $bits of a type).
+  if ($bits(ucm_pkg::slot_meta_t) != ucm_pkg::SlotMetaW) begin : g_meta_width
+    $error("ucm_pkg::SlotMetaW differs from $bits(slot_meta_t)");
+  end
+  // The checks start a cycle after reset (they sample no asynchronous reset).
+  logic check_live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) check_live_q <= 1'b0;
+    else         check_live_q <= 1'b1;
+  end
   // A command's last cycle returns the engine to idle, whatever its state did.
-  a_finish_idles: assert property (@(posedge clk_i) disable iff (!rst_ni) finish |=> !busy);
+  a_finish_idles: assert property (@(posedge clk_i) disable iff (!check_live_q) finish |=> !busy);
   // The score pass commits only rows of the bank.
-  a_commit_row: assert property (@(posedge clk_i) disable iff (!rst_ni)
+  a_commit_row: assert property (@(posedge clk_i) disable iff (!check_live_q)
     state_q == ucm_pkg::ST_SCORE && score_commit |-> commit_row < 16'(Rows));
   // EXACT and ACC_ADD start only on a LIST whose slots are all in range.
-  a_list_checked: assert property (@(posedge clk_i) disable iff (!rst_ni)
+  a_list_checked: assert property (@(posedge clk_i) disable iff (!check_live_q)
     state_q == ucm_pkg::ST_EXACT || state_q == ucm_pkg::ST_ACC |-> !bad_q);
   // Without a threshold a search emits k entries, or more when protected
   // slots it must keep exceed k.
-  a_search_k: assert property (@(posedge clk_i) disable iff (!rst_ni)
+  a_search_k: assert property (@(posedge clk_i) disable iff (!check_live_q)
     state_q == ucm_pkg::ST_EMIT && finish && !f_threshold |-> emitted >= arg_q);
   // A bank never counts more valid slots than it has.
-  a_valid_count: assert property (@(posedge clk_i) disable iff (!rst_ni) 32'(bank_valid) <= Slots);
+  a_valid_count: assert property (@(posedge clk_i) disable iff (!check_live_q) 32'(bank_valid) <= Slots);
   // SEARCH's emit pass writes each window lane at most once a cycle.
   function automatic logic [Lanes-1:0] emit_writers(int unsigned lane);
     for (int unsigned l = 0; l < Lanes; l++) begin
@@ -667,7 +677,7 @@ module ucm_block #(
     end
   endfunction
   for (genvar m = 0; m < Lanes; m++) begin : g_emit_lanes
-    a_emit_once: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    a_emit_once: assert property (@(posedge clk_i) disable iff (!check_live_q)
       state_q == ucm_pkg::ST_EMIT |-> $onehot0(emit_writers(m)));
   end
 `endif

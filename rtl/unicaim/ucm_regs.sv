@@ -116,14 +116,32 @@ module ucm_regs #(
   assign bus_wr = req_i.req && req_i.we;
   assign bus_rd = req_i.req && !req_i.we;
 
-  wire [7:0]  word = off[9:2];  // the word in a small window
-  wire in_step  = (off[15:10] == 6'(soc_regs_pkg::UCM_STEP_WINDOW >> 10)) && (word < 8'(Banks));
-  wire in_key   = (off[15:10] == 6'(soc_regs_pkg::UCM_KEY_WINDOW >> 10)) && (32'(word) * 4 < Dim);
-  wire in_query = (off[15:10] == 6'(soc_regs_pkg::UCM_QUERY_WINDOW >> 10)) && (32'(word) * 4 < Dim);
-  wire in_list  = (off[15:14] == 2'(soc_regs_pkg::UCM_LIST_WINDOW >> 14)) && (32'(off[13:2]) < Slots);
-  wire in_score = (off[15:14] == 2'(soc_regs_pkg::UCM_SCORE_WINDOW >> 14)) && (32'(off[13:2]) < Slots);
-  wire in_reg   = (off[15:8] == 8'h00);
-  assign window_idx_o = {4'b0, off[13:2]};
+  // The windows from the register map: an offset is in one when its bits
+  // above the window's size match its base; a word's index within it.
+  function automatic logic in_window(logic [15:0] o, int unsigned base, int unsigned size);
+    in_window = (32'(o) & ~(size - 1)) == base;
+  endfunction
+  function automatic logic [31:0] word_in(logic [15:0] o, int unsigned size);
+    word_in = (32'(o) & (size - 1)) >> 2;
+  endfunction
+`ifndef SYNTHESIS
+  if (soc_regs_pkg::UCM_STEP_WINDOW_SIZE != soc_regs_pkg::UCM_KEY_WINDOW_SIZE ||
+      soc_regs_pkg::UCM_KEY_WINDOW_SIZE != soc_regs_pkg::UCM_QUERY_WINDOW_SIZE ||
+      soc_regs_pkg::UCM_LIST_WINDOW_SIZE != soc_regs_pkg::UCM_SCORE_WINDOW_SIZE) begin : g_bad_windows
+    $error("ucm_regs: STEP, KEY and QUERY (and LIST and SCORE) share a window size");
+  end
+`endif
+  localparam int unsigned SmallWindow = soc_regs_pkg::UCM_STEP_WINDOW_SIZE;
+  localparam int unsigned SlotWindow  = soc_regs_pkg::UCM_LIST_WINDOW_SIZE;
+  wire [31:0] word = word_in(off, SmallWindow);  // the word in a small window
+  wire [31:0] slot = word_in(off, SlotWindow);   // the slot of a LIST or SCORE word
+  wire in_step  = in_window(off, soc_regs_pkg::UCM_STEP_WINDOW, SmallWindow) && (word < Banks);
+  wire in_key   = in_window(off, soc_regs_pkg::UCM_KEY_WINDOW, SmallWindow) && (word * 4 < Dim);
+  wire in_query = in_window(off, soc_regs_pkg::UCM_QUERY_WINDOW, SmallWindow) && (word * 4 < Dim);
+  wire in_list  = in_window(off, soc_regs_pkg::UCM_LIST_WINDOW, SlotWindow) && (slot < Slots);
+  wire in_score = in_window(off, soc_regs_pkg::UCM_SCORE_WINDOW, SlotWindow) && (slot < Slots);
+  wire in_reg   = (off[15:8] == 8'h00);  // the registers' 256 bytes
+  assign window_idx_o = 16'(slot);
   assign list_write_o = !busy_i && bus_wr && in_list;
 
   wire [11:0] reg_off    = {4'b0, off[7:0]};

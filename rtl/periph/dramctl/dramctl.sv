@@ -35,8 +35,13 @@ module dramctl #(
     rsp_o = '0;
     if (req_i.req) begin
       unique case (req_i.addr[11:0])
-        soc_regs_pkg::DRAMCTL_STATUS_OFFSET: rsp_o.rdata = {27'b0, PhyModel, init_error_sync_q[1],
-                                                            init_done_sync_q[1], bus_error_q, busy};
+        soc_regs_pkg::DRAMCTL_STATUS_OFFSET: begin
+          rsp_o.rdata[soc_regs_pkg::DRAMCTL_STATUS_BUSY_LSB]       = busy;
+          rsp_o.rdata[soc_regs_pkg::DRAMCTL_STATUS_BUS_ERROR_LSB]  = bus_error_q;
+          rsp_o.rdata[soc_regs_pkg::DRAMCTL_STATUS_INIT_DONE_LSB]  = init_done_sync_q[1];
+          rsp_o.rdata[soc_regs_pkg::DRAMCTL_STATUS_INIT_ERROR_LSB] = init_error_sync_q[1];
+          rsp_o.rdata[soc_regs_pkg::DRAMCTL_STATUS_PHY_MODEL_LSB]  = PhyModel;
+        end
         soc_regs_pkg::DRAMCTL_ADDR_OFFSET:   rsp_o.rdata = addr_q;
         soc_regs_pkg::DRAMCTL_DATA_OFFSET:   rsp_o.rdata = data_q;
         soc_regs_pkg::DRAMCTL_CMD_OFFSET:    rsp_o.err   = !req_i.we;  // write only
@@ -61,7 +66,7 @@ module dramctl #(
         unique case (req_i.addr[11:0])
           soc_regs_pkg::DRAMCTL_ADDR_OFFSET: addr_q <= req_i.wdata;
           soc_regs_pkg::DRAMCTL_DATA_OFFSET: data_q <= req_i.wdata;
-          soc_regs_pkg::DRAMCTL_CMD_OFFSET:  we_q   <= req_i.wdata[0];
+          soc_regs_pkg::DRAMCTL_CMD_OFFSET:  we_q   <= req_i.wdata[soc_regs_pkg::DRAMCTL_CMD_WRITE_LSB];
           default: ;
         endcase
       end

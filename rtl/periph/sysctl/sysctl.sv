@@ -40,7 +40,13 @@ module sysctl #(
   logic [31:0]       tohost_value_q;
 
   assign wr          = req_i.req && req_i.we;
-  assign irq_pending = {irq_sources_i[2], soft_irq_q, irq_sources_i[1:0]};
+  always_comb begin
+    irq_pending = '0;
+    irq_pending[soc_regs_pkg::SYSCTL_IRQ_PENDING_UART_LSB] = irq_sources_i[0];
+    irq_pending[soc_regs_pkg::SYSCTL_IRQ_PENDING_GPIO_LSB] = irq_sources_i[1];
+    irq_pending[soc_regs_pkg::SYSCTL_IRQ_PENDING_SOFT_LSB] = soft_irq_q;
+    irq_pending[soc_regs_pkg::SYSCTL_IRQ_PENDING_UCM_LSB]  = irq_sources_i[2];
+  end
   assign ext_irq_o   = |(irq_pending & irq_enable_q);
 
   // Writes to the read-only registers (regmap.toml) are refused with a bus error.
@@ -61,7 +67,7 @@ module sysctl #(
         soc_regs_pkg::SYSCTL_EXIT_OFFSET:        rsp_o.err   = !req_i.we;  // write-only
         soc_regs_pkg::SYSCTL_IRQ_PENDING_OFFSET: rsp_o.rdata = 32'(irq_pending);
         soc_regs_pkg::SYSCTL_IRQ_ENABLE_OFFSET:  rsp_o.rdata = 32'(irq_enable_q);
-        soc_regs_pkg::SYSCTL_SOFT_IRQ_OFFSET:    rsp_o.rdata = {31'b0, soft_irq_q};
+        soc_regs_pkg::SYSCTL_SOFT_IRQ_OFFSET:    rsp_o.rdata = 32'(soft_irq_q) << soc_regs_pkg::SYSCTL_SOFT_IRQ_RAISE_LSB;
         soc_regs_pkg::SYSCTL_SCRATCH_OFFSET:     rsp_o.rdata = scratch_q;
         soc_regs_pkg::SYSCTL_DCACHE_LINE_OFFSET: rsp_o.rdata = DcacheLineBytes;
         default:                                 rsp_o.err   = 1'b1;
@@ -97,7 +103,7 @@ module sysctl #(
             exit_code_o  <= req_i.wdata;
           end
           soc_regs_pkg::SYSCTL_IRQ_ENABLE_OFFSET: irq_enable_q <= req_i.wdata[NumIrq-1:0];
-          soc_regs_pkg::SYSCTL_SOFT_IRQ_OFFSET:   soft_irq_q   <= req_i.wdata[0];
+          soc_regs_pkg::SYSCTL_SOFT_IRQ_OFFSET:   soft_irq_q   <= req_i.wdata[soc_regs_pkg::SYSCTL_SOFT_IRQ_RAISE_LSB];
           soc_regs_pkg::SYSCTL_SCRATCH_OFFSET:    scratch_q    <= req_i.wdata;
           default: ;
         endcase

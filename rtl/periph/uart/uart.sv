@@ -22,7 +22,8 @@ module uart #(
   localparam int unsigned LevelW = $clog2(FifoDepth) + 1;
 
   logic [15:0] divisor_q;
-  logic [1:0]  irq_enable_q;
+  logic        irq_rx_q, irq_tx_q;  // IRQ_ENABLE's RX_VALID and TX_EMPTY
+  logic [15:0] wr_divisor;
   logic        overrun_q, frame_error_q;
 
   logic              tx_push, tx_pop, tx_empty, tx_full, tx_busy;
@@ -38,6 +39,7 @@ module uart #(
   logic [31:0] status;
 
   assign offset  = req_i.addr[11:0];
+  assign wr_divisor = req_i.wdata[soc_regs_pkg::UART_DIVISOR_CYCLES_LSB +: soc_regs_pkg::UART_DIVISOR_CYCLES_WIDTH];
   assign wr      = req_i.req && req_i.we;
   assign rd      = req_i.req && !req_i.we;
   assign tx_push = wr && offset == soc_regs_pkg::UART_DATA_OFFSET;
@@ -104,8 +106,9 @@ module uart #(
           rsp_o.rdata = rx_empty ? (32'd1 << soc_regs_pkg::UART_DATA_RX_EMPTY_LSB)
                                  : (32'(rx_data) << soc_regs_pkg::UART_DATA_BYTE_LSB);
         soc_regs_pkg::UART_STATUS_OFFSET:     rsp_o.rdata = status;
-        soc_regs_pkg::UART_DIVISOR_OFFSET:    rsp_o.rdata = {16'b0, divisor_q};
-        soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: rsp_o.rdata = {30'b0, irq_enable_q};
+        soc_regs_pkg::UART_DIVISOR_OFFSET:    rsp_o.rdata = 32'(divisor_q) << soc_regs_pkg::UART_DIVISOR_CYCLES_LSB;
+        soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: rsp_o.rdata = (32'(irq_rx_q) << soc_regs_pkg::UART_IRQ_ENABLE_RX_VALID_LSB) |
+                                                            (32'(irq_tx_q) << soc_regs_pkg::UART_IRQ_ENABLE_TX_EMPTY_LSB);
         default:                              rsp_o.err   = 1'b1;
       endcase
     end
@@ -114,7 +117,8 @@ module uart #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       divisor_q     <= DivisorDefault;
-      irq_enable_q  <= '0;
+      irq_rx_q      <= 1'b0;
+      irq_tx_q      <= 1'b0;
       overrun_q     <= 1'b0;
       frame_error_q <= 1'b0;
     end else begin
@@ -126,9 +130,11 @@ module uart #(
             if (req_i.wdata[soc_regs_pkg::UART_STATUS_RX_OVERRUN_LSB])  overrun_q     <= 1'b0;
             if (req_i.wdata[soc_regs_pkg::UART_STATUS_FRAME_ERROR_LSB]) frame_error_q <= 1'b0;
           end
-          soc_regs_pkg::UART_DIVISOR_OFFSET:
-            divisor_q <= (req_i.wdata[15:0] < 16'd4) ? 16'd4 : req_i.wdata[15:0];
-          soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: irq_enable_q <= req_i.wdata[1:0];
+          soc_regs_pkg::UART_DIVISOR_OFFSET:    divisor_q <= (wr_divisor < 16'd4) ? 16'd4 : wr_divisor;
+          soc_regs_pkg::UART_IRQ_ENABLE_OFFSET: begin
+            irq_rx_q <= req_i.wdata[soc_regs_pkg::UART_IRQ_ENABLE_RX_VALID_LSB];
+            irq_tx_q <= req_i.wdata[soc_regs_pkg::UART_IRQ_ENABLE_TX_EMPTY_LSB];
+          end
           default: ;
         endcase
       end
@@ -136,7 +142,7 @@ module uart #(
   end
 
   assign tx_idle = tx_empty && !tx_busy;
-  assign irq_o  = (irq_enable_q[0] && !rx_empty) || (irq_enable_q[1] && tx_empty);
+  assign irq_o  = (irq_rx_q && !rx_empty) || (irq_tx_q && tx_empty);
   assign rts_no = (rx_level >= LevelW'(FifoDepth - 2));
 
 endmodule : uart
