@@ -83,6 +83,41 @@ def collect(build, run):
         ok = ok and rc3 != 0 and "reading GGUF needs PyPI gguf" in err3 and "Traceback" not in err3
         return ok and not os.path.exists(out), f"rc={rc} {err}\nrc={rc2} {err2}\nrc={rc3} {err3}"
 
+    @add("policy-reference-on-recorded-keys")
+    def _():
+        # tests/policy_reference.py's Quest and unicaim against the C cache
+        # (kv_trace) on SmolLM2's own keys and queries: two banks (layers 0
+        # and 20) of a greedy decode, 64-dimensional heads. Quest's reads
+        # step by step (four budgets and pages), unicaim's kept positions at
+        # three trims.
+        import policy_reference
+        bad, total = [], 0
+        for layer, kvh in ((0, 0), (20, 2)):
+            rc, script, err = run([os.path.join(llm, "kv_record"), image, str(layer), str(kvh), "60"], 300)
+            if rc != 0 or len(script.splitlines()) != 60:
+                bad.append(f"kv_record layer {layer} kv head {kvh}: rc {rc} {err.strip()}")
+                continue
+            rows = [list(map(int, line.split())) for line in script.splitlines()]
+            head = len(rows[0]) // 2
+            keys, queries = [r[:head] for r in rows], [r[head:] for r in rows]
+            cases = [(f"quest:{b}:page={p}", prompt, "ATTENDED",
+                      policy_reference.quest_attended(b, p, prompt, keys, queries))
+                     for b, p, prompt in ((16, 8, 8), (24, 8, 30), (32, 16, 20), (40, 8, 12))]
+            cases += [(spec, prompt, "KEPT", want)
+                      for spec, prompt, _, want in policy_reference.recorded_unicaim_cases(script, 18, 30)]
+            for spec, prompt, tag, want in cases:
+                extra = ["--attended"] if tag == "ATTENDED" else []
+                rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), str(head), *extra], 60,
+                                   stdin_data=script.encode())
+                got = [[int(p) for p in line.split(":")[1].split()] for line in out.splitlines()
+                       if line.startswith(tag)]
+                total += 1
+                if rc != 0 or got != want:
+                    step = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(got))
+                    bad.append(f"layer {layer} {spec} prompt {prompt}: rc {rc} {err.strip()} first difference "
+                               f"at step {step}")
+        return not bad and total == 14, "\n".join(bad) or f"{total} sequences of 60 steps"
+
     @add("tokenizer-matches-pypi-tokenizers")
     def _():
         rc, out, err = run([py, os.path.join(HERE, "smol_tokenizer_check.py"), gguf, image, tokenize], 600)
