@@ -136,6 +136,17 @@ def quest_cases(seed, n, head):
     return out
 
 
+def recorded_quest_cases(script):
+    """(spec, prompt, script, expected reads) for Quest on a real model's
+    keys and queries (SCRIPT: kv_trace's lines, as build/llm/kv_record
+    writes them), at the budgets, pages and prompts of quest_cases."""
+    rows = [list(map(int, line.split())) for line in script.splitlines()]
+    head = len(rows[0]) // 2
+    keys, queries = [r[:head] for r in rows], [r[head:] for r in rows]
+    return [(f"quest:{budget}:page={page}", prompt, script, quest_attended(budget, page, prompt, keys, queries))
+            for budget, page, prompt in ((16, 8, 8), (24, 8, 30), (32, 16, 20), (40, 8, 12))]
+
+
 # UniCAIM (Xu et al., DAC 2025) on the array, from docs/unicaim.md's
 # arithmetic (cells, query levels, the sense line, charge sharing,
 # min-detect) and policy_unicaim.c's description: the cache's bank steps

@@ -97,12 +97,9 @@ def collect(build, run):
             if rc != 0 or len(script.splitlines()) != 60:
                 bad.append(f"kv_record layer {layer} kv head {kvh}: rc {rc} {err.strip()}")
                 continue
-            rows = [list(map(int, line.split())) for line in script.splitlines()]
-            head = len(rows[0]) // 2
-            keys, queries = [r[:head] for r in rows], [r[head:] for r in rows]
-            cases = [(f"quest:{b}:page={p}", prompt, "ATTENDED",
-                      policy_reference.quest_attended(b, p, prompt, keys, queries))
-                     for b, p, prompt in ((16, 8, 8), (24, 8, 30), (32, 16, 20), (40, 8, 12))]
+            head = len(script.split("\n", 1)[0].split()) // 2  # a line: key, then query
+            cases = [(spec, prompt, "ATTENDED", want)
+                     for spec, prompt, _, want in policy_reference.recorded_quest_cases(script)]
             cases += [(spec, prompt, "KEPT", want)
                       for spec, prompt, _, want in policy_reference.recorded_unicaim_cases(script, 18, 30)]
             for spec, prompt, tag, want in cases:
