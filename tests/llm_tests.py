@@ -154,7 +154,8 @@ def collect(build, run):
         n, head, bad = 60, 64, []
 
         def compare(spec, prompt, script, want, tag, *extra):
-            components = str(len(script.split("\n", 1)[0].split()) // 2)  # a line: key, then query
+            numbers = len(script.split("\n", 1)[0].split()) - (2 if "--scaled" in extra else 0)
+            components = str(numbers // 2)  # a line: key, then query (then their scales)
             rc, out, err = run([os.path.join(llm, "kv_trace"), spec, "64", str(prompt), components, *extra], 60,
                                stdin_data=script.encode())
             got = [[int(p) for p in line.split(":")[1].split()] for line in out.splitlines() if line.startswith(tag)]
@@ -172,6 +173,11 @@ def collect(build, run):
         circuit = policy_reference.unicaim_cases(7, n, head)
         for spec, prompt, script, want in circuit:
             compare(spec, prompt, script, want, "KEPT")
+        # scale=1: keys and queries at the bank's scale, not their own.
+        scaled = policy_reference.unicaim_scaled_cases(7, n, head)
+        for spec, prompt, script, bank, want in scaled:
+            compare(spec, prompt, script, want, "KEPT", "--scaled", f"{bank[0]}:{bank[1]}")
+        circuit += scaled
         # unicaim's decode steps read the CAM's top k (ties to the lower slot).
         reads = policy_reference.unicaim_read_cases(7, n, head)
         for spec, prompt, script, kept, read in reads:
@@ -585,7 +591,13 @@ def collect(build, run):
     @add("host-array-options-bad-input")
     def _():
         cases = [([os.path.join(llm, "prune_eval"), image, "check", "32", "--top-k", "8"], "--top-k needs --hw"),
-                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--hw", "--top-k", "0"], "bad option '0'")]
+                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--hw", "--top-k", "0"], "bad option '0'"),
+                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--hw", "--policies", "unicaim", "--set",
+                   "scale=1"], "scale=1 needs the banks' trimmed scales"),
+                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--bank-scales", "/nonexistent"],
+                  "cannot read /nonexistent"),
+                 ([os.path.join(llm, "prune_eval"), image, "check", "32", "--bank-scales", "dev.tasks:0"],
+                  "bad option 'dev.tasks'")]
         report = []
         for cmd, want in cases:
             rc, out, err = run(cmd, 60)

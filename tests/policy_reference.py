@@ -236,6 +236,39 @@ def unicaim_cases(seed, n, head):
     return out
 
 
+def rounded_ratio(v, num, den, limit):
+    """v * num / den rounded half away from zero, within +-limit."""
+    r = (abs(v) * num + den // 2) // den
+    return max(-limit, min(limit, -r if v < 0 else r))
+
+
+def unicaim_scaled_cases(seed, n, head):
+    """(spec, prompt, script, bank scales, expected trace) for unicaim's
+    per-bank scale ablation (scale=1): the script's keys and queries come
+    with their own scales (the key's, the query's head factor), and the
+    array receives each at the bank's trimmed scale instead -- the cached
+    12-bit key (16 x int8) times its scale over the bank's, within the
+    12-bit range, rounded to int8 as the array's first slice; the query
+    times its factor over the bank's, within int8 -- so a small key drives
+    little and a large one saturates."""
+    rng = random.Random(seed)
+    out = []
+    for budget, prompt, ts, csl, cacc, linear in ((18, 30, 300, 20, 10, 0), (18, 30, 300, 20, 10, 1)):
+        bank = (1 << 16, 3000)
+        keys = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
+        queries = [[rng.randint(-127, 127) for _ in range(head)] for _ in range(n)]
+        key_scales = [rng.randint(bank[0] // 8, 2 * bank[0]) for _ in range(n)]
+        factors = [rng.randint(bank[1] // 8, 2 * bank[1]) for _ in range(n)]
+        text = "".join(" ".join(map(str, k + q + [ks, f])) + "\n"
+                       for k, q, ks, f in zip(keys, queries, key_scales, factors))
+        in_array = [[max(-127, min(127, (rounded_ratio(16 * v, ks, bank[0], 127 << 4) + 8) >> 4)) for v in k]
+                    for k, ks in zip(keys, key_scales)]
+        driven = [[rounded_ratio(v, f, bank[1], 127) for v in q] for q, f in zip(queries, factors)]
+        spec = f"unicaim:{budget}:ts={ts}:csl={csl}:cacc={cacc}:linear={linear}:scale=1"
+        out.append((spec, prompt, text, bank, run_unicaim(budget, prompt, in_array, driven, ts, csl, cacc, linear)[0]))
+    return out
+
+
 def unicaim_read_cases(seed, n, head):
     """(spec, prompt, script, expected kept, expected reads) for unicaim's
     CAM top-k at a few budgets, k and trims, on random int8 keys and queries

@@ -1,10 +1,12 @@
 /* kv_trace: the key/value cache under a pruning policy, step by step, for a
    scripted sequence: tests/policy_reference.py compares the positions each
    step keeps with its own models of the policies, written from their papers.
-   usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended] < SCRIPT
+   usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended | --scaled KEY:FACTOR] < SCRIPT
    One layer and one KV head of HEAD components, SLOTS positions at most,
    the first PROMPT positions the prompt. SCRIPT has a line per position:
-   HEAD key components then HEAD query components, int8. Each step and what
+   HEAD key components then HEAD query components, int8; with --scaled two
+   more, the key's scale and the query's head factor, and the bank's
+   trimmed scales KEY:FACTOR (kv_cache_t.bank_scale) for scale=1. Each step and what
    it prints: firmware/lib/kv/kv_trace.h (the SoC runs the same steps,
    tests/firmware/kv_trace). A policy that runs on the array gets one bank
    of SLOTS rows of HEAD 3-bit cells on the golden model (one cell per
@@ -21,8 +23,13 @@
 
 int main(int argc, char **argv) {
   const int attended = argc == 6 && !strcmp(argv[5], "--attended");
-  if (argc != 5 && !attended) {
-    fprintf(stderr, "usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended] < SCRIPT\n");
+  const int scaled = argc == 7 && !strcmp(argv[5], "--scaled");
+  int32_t bank_scale[2] = {0, 0};
+  if ((argc != 5 && !attended && !scaled) ||
+      (scaled && (sscanf(argv[6], "%d:%d", &bank_scale[0], &bank_scale[1]) != 2 || bank_scale[0] < 1 ||
+                  bank_scale[1] < 1))) {
+    fprintf(stderr, "usage: kv_trace POLICY SLOTS PROMPT HEAD [--attended | --scaled KEY:FACTOR] < SCRIPT\n"
+                    "  (KEY and FACTOR at least 1)\n");
     return 2;
   }
   const int slots = atoi(argv[2]), prompt = atoi(argv[3]), hs = atoi(argv[4]);
@@ -43,6 +50,7 @@ int main(int argc, char **argv) {
   if (!cells || ucm_model_init(&model, &geom, cells) || ucm_open_model(&array, &model) ||
       kv_use_unicaim(&kv, &array, 0, KV_EXACT_DIGITAL))
     return 2;
+  if (scaled) kv.bank_scale = bank_scale;
   kv_policy_t policy;
   char why[160];
   const char *refused = kv_policy_from_spec(&policy, argv[1], slots, kv.slots, why, sizeof why);
@@ -54,22 +62,26 @@ int main(int argc, char **argv) {
   }
   kv_begin(&kv, prompt);
   int8_t key[KV_MAX_HEAD_SIZE], q[KV_MAX_HEAD_SIZE];
+  const int numbers = 2 * hs + (scaled ? 2 : 0);
   for (int pos = 0; pos < slots; pos++) {
     int v, got = 0;
-    for (int i = 0; i < 2 * hs && scanf("%d", &v) == 1; i++, got++) {
+    kv_trace_scales_t scales;
+    for (int i = 0; i < numbers && scanf("%d", &v) == 1; i++, got++) {
       if (i < hs) key[i] = (int8_t)v;
-      else q[i - hs] = (int8_t)v;
+      else if (i < 2 * hs) q[i - hs] = (int8_t)v;
+      else if (i == 2 * hs) scales.key_scale = v;
+      else scales.head_factor = v;
     }
     if (got == 0) break;
     if (attended && pos >= hs) {
       fprintf(stderr, "kv_trace: --attended takes at most HEAD (%d) positions\n", hs);
       return 2;
     }
-    if (got != 2 * hs) {
-      fprintf(stderr, "kv_trace: position %d has %d numbers, not %d\n", pos, got, 2 * hs);
+    if (got != numbers) {
+      fprintf(stderr, "kv_trace: position %d has %d numbers, not %d\n", pos, got, numbers);
       return 2;
     }
-    kv_trace_step(&kv, pos, key, q, attended);
+    kv_trace_step(&kv, pos, key, q, scaled ? &scales : 0, attended);
   }
   return 0;
 }

@@ -139,6 +139,12 @@ const int8_t *prompt_tape_query(const prompt_tape_t *t, int layer, int kvh, int 
   return 0;
 }
 
+const int32_t *prompt_tape_head_factors(const prompt_tape_t *t, int i, int *layer, int *kvh, int *count) {
+  const struct prompt_call *c = &t->calls[i];
+  *layer = c->layer, *kvh = c->kvh, *count = c->count;
+  return c->head_factor;
+}
+
 void prompt_tape_free(prompt_tape_t *t) {
   free(t->keys);
   free(t->values);

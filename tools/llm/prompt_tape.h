@@ -44,6 +44,8 @@ void prompt_tape_replay(const prompt_tape_t *t, llm_state_t *s);
    NULL if none was. */
 const int16_t *prompt_tape_key(const prompt_tape_t *t, int layer, int kvh, int pos);
 const int8_t *prompt_tape_query(const prompt_tape_t *t, int layer, int kvh, int pos, int j);
+/* Call I's (LAYER, KVH) and the head factors of its COUNT query heads. */
+const int32_t *prompt_tape_head_factors(const prompt_tape_t *t, int i, int *layer, int *kvh, int *count);
 void prompt_tape_free(prompt_tape_t *t);
 
 #endif

@@ -39,6 +39,11 @@
                                ("POLICY BUDGET TASK TOKEN...")
             --unshared         gen: each policy reads the prompt itself
                                (the replay's check)
+            --bank-scales FILE[:P]  the banks' trimmed scales for scale=1 (unicaim's
+                               per-bank scale ablation): the P-th percentile
+                               (default 90) of the key scales and query head
+                               factors each bank saw over up to 16 of FILE's
+                               prompts (a gen task file: the development set)
    Without --hw ("ideal", the paper's accuracy setting) the policies that
    need the array select on its golden model (its CAM search is quantised by
    nature) with exact scores from the cached keys; the others attend in
@@ -64,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bank_scales.h"
 #include "host_file.h"
 #include "host_kernels.h"
 #include "kv_array.h"
@@ -115,6 +121,9 @@ typedef struct {
   int context;                               /* gen: the longest task's positions (sizes the banks) */
   int top_k;                                 /* the block's top-k for policies without their own (hw; 0: all) */
   kv_exact_t exact;                          /* where the array's exact scores come from (hw) */
+  const char *bank_tasks;                    /* --bank-scales: the development prompts that trim them */
+  int bank_percentile;
+  int32_t *bank_scale;                       /* kv_cache_t.bank_scale */
   item_t items[MAX_ITEMS]; /* what runs: policies, or their ablation variants */
   int n_items;
   int budgets[MAX_LIST], n_budgets;
@@ -639,6 +648,41 @@ static int gen_load(const char *path, const llm_model_t *m, gen_set_t *set) {
   return got < 0 || !set->n ? -1 : longest;
 }
 
+/* --bank-scales: up to BANK_CAL_TASKS of the file's prompts, spread over
+   it, recorded with dense attention; each bank's trim from what it saw. */
+#define BANK_CAL_TASKS 16
+static int calibrate_banks(runner_t *r) {
+  gen_set_t cal = {0};
+  const int banks = r->m->n_layers * r->m->n_kv_heads;
+  bank_scales_t samples;
+  if (gen_load(r->bank_tasks, r->m, &cal) < 0) return -1;
+  if (bank_scales_init(&samples, banks) || !(r->bank_scale = malloc(sizeof(int32_t) * 2 * (size_t)banks))) {
+    fprintf(stderr, "prune_eval: out of memory\n");
+    return -1;
+  }
+  const int used = cal.n < BANK_CAL_TASKS ? cal.n : BANK_CAL_TASKS;
+  int failed = 0;
+  for (int i = 0; i < used && !failed; i++) {
+    const gen_task_t *task = &cal.tasks[(size_t)i * (size_t)cal.n / (size_t)used];
+    prompt_tape_t tape;
+    failed = prompt_tape_record(&tape, &r->state, task->tokens, task->n) || bank_scales_add(&samples, &tape);
+    prompt_tape_free(&tape);
+  }
+  if (failed || bank_scales_trim(&samples, r->bank_percentile, r->bank_scale)) {
+    fprintf(stderr, "prune_eval: %s: the banks' scales could not be measured (out of memory?)\n", r->bank_tasks);
+    failed = 1;
+  } else {
+    fprintf(stderr, "prune_eval: bank scales from %d prompts of %s at the %dth percentile\n", used, r->bank_tasks,
+            r->bank_percentile);
+  }
+  bank_scales_free(&samples);
+  for (int i = 0; i < cal.n; i++) free(cal.tasks[i].tokens);
+  free(cal.tasks);
+  free(cal.kind);
+  r->state.kv.bank_scale = failed ? 0 : r->bank_scale;
+  return failed ? -1 : 0;
+}
+
 /* A replayed prompt's cache, array and cost, kept for the item's other
    budgets when its policy leaves the same cache at any budget
    (KV_POLICY_PROMPT_ANY_BUDGET): restored instead of replayed again. */
@@ -903,7 +947,7 @@ int main(int argc, char **argv) {
       "usage: prune_eval --list | MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | gen FILE | check LEN "
       "[--policies a,b|all|array|none | --ablations | --sweep KEY=A,B] [--budgets 10,25] [--set [NAME.]KEY=VALUE] [--hw [CELLS:ADC_BITS:SIGMA[:SLICES]]] "
       "[--positions N] [--exact adc|cells|digital] [--top-k K] [--slots N] [--seed-base N] [--tag TAG] "
-      "[--outputs FILE] [--unshared]\n";
+      "[--outputs FILE] [--unshared] [--bank-scales FILE[:P]]\n";
   if (argc == 2 && !strcmp(argv[1], "--list")) {
     list_policies();
     return 0;
@@ -936,6 +980,11 @@ int main(int argc, char **argv) {
       r.params[r.n_params++] = argv[++i];
     } else if (ok && !strcmp(argv[i], "--outputs")) {
       ok = (set.outputs = fopen(argv[++i], "w")) != NULL;
+    } else if (ok && !strcmp(argv[i], "--bank-scales")) {
+      char *colon = strrchr(argv[++i], ':');
+      r.bank_tasks = argv[i], r.bank_percentile = 90;
+      if (colon) *colon = '\0', r.bank_percentile = atoi(colon + 1);
+      ok = r.bank_percentile >= 1 && r.bank_percentile <= 100;
     } else if (!strcmp(argv[i], "--unshared")) {
       set.unshared = 1, ok = 1;
     } else if (ok && !strcmp(argv[i], "--tag")) {
@@ -975,6 +1024,7 @@ int main(int argc, char **argv) {
     fputs(usage, stderr);
     return 2;
   }
+  if (r.bank_tasks && calibrate_banks(&r)) return 2;
   if (!strcmp(argv[2], "stories")) return stories(&r, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
   if (!strcmp(argv[2], "tasks")) return tasks(&r, argv[3], "");
   if (!strcmp(argv[2], "check")) return check(&r, atoi(argv[3]));

@@ -58,8 +58,24 @@ static int reset_head(kv_cache_t *kv, int h) {
   return ucm_reset_bank(kv->ucm, (unsigned)h);
 }
 
+/* V * NUM / DEN rounded half away from zero, within +-LIMIT (0 for a DEN
+   of 0: a zero key's scale). */
+static int32_t rescale(int32_t v, int32_t num, int32_t den, int32_t limit) {
+  if (den <= 0) return 0;
+  int64_t x = (int64_t)v * num, r = (x >= 0 ? x + den / 2 : x - den / 2) / den;
+  return (int32_t)(r > limit ? limit : r < -limit ? -limit : r);
+}
+
+/* bank_scaled: the key at its bank's scale instead of its own, so that the
+   cells keep its magnitude (a key larger than the trim saturates). */
 static int write_key(kv_cache_t *kv, int layer, int h, int slot, int pos, const int16_t *key) {
   int8_t cells[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
+  int16_t scaled[KV_MAX_HEAD_SIZE];
+  if (kv->bank_scaled) {
+    const int32_t own = kv->key_scale[kv_slots_of(kv, h) + (size_t)slot], bank = kv->bank_scale[2 * h];
+    for (int i = 0; i < kv->head_size; i++) scaled[i] = (int16_t)rescale(key[i], own, bank, KV_KEY_MAX);
+    key = scaled;
+  }
   kv_encode_key(kv, kv_binary_layer(kv, layer), key, cells);
   return ucm_write_key(kv->ucm, (unsigned)h, (unsigned)slot, (uint16_t)pos, cells, 0);
 }
@@ -72,14 +88,30 @@ static int protect(kv_cache_t *kv, int h, int slot, int on) {
   return ucm_set_protect(kv->ucm, (unsigned)h, (unsigned)slot, on);
 }
 
-void kv_load_query(kv_cache_t *kv, int layer, const int8_t *q) {
+static void load_query(kv_cache_t *kv, int layer, const int8_t *q) {
   int8_t columns[KV_SLICES_MAX * KV_MAX_HEAD_SIZE];
   kv_encode_query(kv, kv_binary_layer(kv, layer), q, columns);
   ucm_load_query(kv->ucm, columns);
 }
 
+void kv_load_query(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int32_t head_factor) {
+  int8_t scaled[KV_MAX_HEAD_SIZE];
+  kv->query_factor = 0;
+  if (kv->bank_scaled) {
+    const int32_t bank = kv->bank_scale[2 * kv_head_of(kv, layer, kvh) + 1];
+    for (int i = 0; i < kv->head_size; i++) scaled[i] = (int8_t)rescale(q[i], head_factor, bank, 127);
+    kv->query_factor = head_factor;
+    q = scaled;
+  }
+  load_query(kv, layer, q);
+}
+
+/* A list's exact scores take the query as it is (no search ranks by it). */
 static void prepare_exact(kv_cache_t *kv, int layer, const int8_t *q) {
-  if (kv->exact != KV_EXACT_DIGITAL) kv_load_query(kv, layer, q);
+  if (kv->exact != KV_EXACT_DIGITAL) {
+    load_query(kv, layer, q);
+    kv->query_factor = 0;
+  }
 }
 
 /* Exact scores come in eighths of a cell level: times the key step / 8 back
@@ -88,6 +120,17 @@ static void prepare_exact(kv_cache_t *kv, int layer, const int8_t *q) {
 static void scale_exact(int32_t *a, int n, int binary) {
   for (int i = 0; i < n; i++)
     a[i] = binary ? a[i] * (5 << KV_KEY_INT8_SHIFT) / 3 : a[i] * (KV_UCM_KEY_STEP / 8 << KV_KEY_INT8_SHIFT);
+}
+
+/* bank_scaled cells (and query) back to the units of each key's (and the
+   query's) own scale, which the softmax multiplies in. */
+static void unscale_bank(kv_cache_t *kv, int h, int32_t *a, int n) {
+  const int32_t *own = kv->key_scale + kv_slots_of(kv, h);
+  const int32_t key_bank = kv->bank_scale[2 * h], query_bank = kv->bank_scale[2 * h + 1];
+  for (int i = 0; i < n; i++) {
+    int32_t v = rescale(a[i], key_bank, own[kv->selected[i]], INT32_MAX);
+    a[i] = kv->query_factor ? rescale(v, query_bank, kv->query_factor, INT32_MAX) : v;
+  }
 }
 
 static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, int searched) {
@@ -100,6 +143,7 @@ static int exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int
   int err = searched ? ucm_exact_selected(kv->ucm, h, (unsigned)n, ideal, kv->att)
                      : ucm_exact(kv->ucm, h, kv->selected, (unsigned)n, ideal, kv->att);
   if (!err) scale_exact(kv->att, n, kv_binary_layer(kv, layer));
+  if (!err && kv->bank_scaled) unscale_bank(kv, (int)h, kv->att, n);
   return err;
 }
 
@@ -126,7 +170,7 @@ static void attend_cached(kv_cache_t *kv, int layer, int kvh, int count, const i
   const int h = kv_head_of(kv, layer, kvh);
   const unsigned used = (unsigned)kv->used[h], k = kv->top_k && kv->top_k < used ? kv->top_k : used;
   for (int j = 0; j < count; j++) {
-    kv_load_query(kv, layer, q[j]);
+    kv_load_query(kv, layer, kvh, q[j], head_factor[j]);
     int n = kv_array_search(kv, h, k, 0, 0);
     int err = n < 0 ? n : exact_scores(kv, layer, kvh, q[j], n, 1);
     if (err) {

@@ -24,8 +24,9 @@ int kv_unicaim_slots(const kv_cache_t *kv, const ucm_t *ucm);
    non-idealities and ucm_configure them before a sequence). */
 void kv_device_defaults(ucm_config_t *cfg);
 
-/* Q as the drive of the bank's columns (kv_encode.c), into the block. */
-void kv_load_query(kv_cache_t *kv, int layer, const int8_t *q);
+/* Q (of head factor HEAD_FACTOR, for (LAYER, KVH)'s bank) as the drive of
+   the bank's columns (kv_encode.c), into the block. */
+void kv_load_query(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int32_t head_factor);
 /* CAM search of the loaded query in pair H's bank (ucm_search): up to K
    slots into kv->selected, their similarities into SIMS (may be NULL). The
    count, or a driver error (< 0). */

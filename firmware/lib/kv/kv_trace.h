@@ -15,7 +15,12 @@
    (at most head_size positions): the attention is diffuse instead (every
    position a step reads gets a weight) and position p's value is component
    p alone, so "ATTENDED pos: p p ..." names the positions the step read
-   (Quest's pages). */
-void kv_trace_step(kv_cache_t *kv, int pos, const int8_t *key, const int8_t *query, int attended);
+   (Quest's pages). SCALES (NULL: those above) gives the key's scale and
+   the query's head factor instead. */
+typedef struct {
+  int32_t key_scale, head_factor;
+} kv_trace_scales_t;
+void kv_trace_step(kv_cache_t *kv, int pos, const int8_t *key, const int8_t *query, const kv_trace_scales_t *scales,
+                   int attended);
 
 #endif

@@ -59,6 +59,13 @@ typedef struct {
   kv_exact_t exact;
   int slices;         /* cells per key component: the bank's DIM / head_size (kv_encode.c) */
   uint32_t binary_layers; /* layers whose banks hold signs only (set by the policy) */
+  /* Per-token normalisation (0), or (1, set by the policy) keys and queries
+     at their bank's trimmed scale: bank_scale[2 h] the key scale and
+     [2 h + 1] the query's head factor its full drive stands for (NULL: no
+     trim). query_factor: the loaded query's head factor (0: unscaled). */
+  int bank_scaled;
+  const int32_t *bank_scale;
+  int32_t query_factor;
   uint16_t *selected; /* scratch, seq_len */
   int32_t *sims;      /* scratch, seq_len: CAM similarities, pooled scores */
   uint16_t *addends;  /* scratch, seq_len: attention probabilities for ACC_ADD */

@@ -73,6 +73,7 @@ static void restart(kv_cache_t *kv) {
   for (int h = 0; h < kv->n_layers * kv->n_kv_heads; h++) kv->used[h] = 0;
   kv->evictions = 0;
   kv->binary_layers = 0;
+  kv->bank_scaled = 0;
   if (kv->policy.ops->configure) kv->policy.ops->configure(kv);
   if (kv->backend->program) kv_note_error(kv, kv->backend->program(kv));
 }
@@ -98,6 +99,8 @@ static const char *settle(const kv_cache_t *kv, kv_policy_t *p) {
     snprintf(why, sizeof why, "budget %d out of range (1..%d slots)", p->budget, kv->slots);
     return why;
   }
+  const kv_param_t *scale = kv_policy_find_param(p->ops, "scale", 5);
+  if (scale && p->v[scale->index] && !kv->bank_scale) return "scale=1 needs the banks' trimmed scales";
   return p->ops->settle ? p->ops->settle(p, kv->slots) : 0;
 }
 

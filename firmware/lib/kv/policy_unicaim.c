@@ -19,7 +19,9 @@
    trim (t_s 300 ps, C_SL 20 fF, C_ACC 10 fF) and INIT were chosen on the
    development sets (the paper gives none of them: docs/pruning.md);
    linear=1 is the earlier linear update acc += (x - acc) >> alpha, an
-   ablation. */
+   ablation; scale=1 another: keys and queries enter the CAM at their bank's
+   trimmed scale (kv_cache_t.bank_scale) instead of each at its own, so
+   that the search sees their magnitudes. */
 #include "policy_unicaim.h"
 
 #include <stdio.h>
@@ -86,6 +88,7 @@ void unicaim_configure(kv_cache_t *kv) {
   uint64_t top = a.linear ? 0xFFFFFFFFu : (uint64_t)a.sense.vpre_mv << 16;
   uint32_t init = p->v[UC_DIGITAL] ? 0 : (uint32_t)(top * (uint32_t)p->v[UC_INIT] / 1000);
   kv->binary_layers = (uint32_t)p->v[UC_BINARY];
+  kv->bank_scaled = p->v[UC_SCALE];
   kv_array_set_accumulation(kv, &a, init);
 }
 
@@ -101,7 +104,7 @@ void unicaim_search_attend(kv_cache_t *kv, int layer, int kvh, int pos, int coun
   const unsigned used = (unsigned)kv->used[h], top = (unsigned)kv->policy.v[UC_K];
   const unsigned k = kv_in_prefill(kv, pos) || top >= used ? used : top;
   for (int j = 0; j < count; j++) {
-    kv_load_query(kv, layer, q[j]);
+    kv_load_query(kv, layer, kvh, q[j], head_factor[j]);
     int n = kv_array_search(kv, h, k, step->search_flags, step->narrow ? kv->sims : 0);
     int err = n < 0 ? n : 0;
     if (!err && step->narrow) n = step->narrow(kv, pos, n);

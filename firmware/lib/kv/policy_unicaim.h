@@ -20,6 +20,7 @@ enum {
   UC_TS,      /* the sense line's sampling time, ps */
   UC_CSL,     /* its capacitance, fF */
   UC_CACC,    /* the accumulation capacitor, fF */
+  UC_SCALE,   /* keys and queries at their bank's trimmed scale instead of per token (an ablation) */
   UC_DIGITAL, /* unicaim+'s options from here on (0 in unicaim): probabilities summed digitally */
   UC_RECENT,  /* protect the M newest positions */
   UC_PROTECT, /* probability (per mille) that makes a position critical; 0: off */
@@ -46,7 +47,8 @@ _Static_assert(UC_PARAMS <= KV_PARAMS_MAX, "kv_policy_t.v holds every unicaim pa
       {"linear", UC_LINEAR, 0, 1, "1: the linear update (an ablation) instead of the sense line (0)"},       \
       {"ts", UC_TS, UCM_SENSE_TS_MIN_PS, UCM_SENSE_TS_MAX_PS, "sense line: sampling time t_s in ps (300)"}, \
       {"csl", UC_CSL, UCM_SENSE_CAP_MIN_FF, 255, "sense line: its capacitance C_SL in fF (20)"},              \
-      {"cacc", UC_CACC, UCM_SENSE_CAP_MIN_FF, 255, "sense line: the accumulation capacitor C_ACC in fF (10)"}
+      {"cacc", UC_CACC, UCM_SENSE_CAP_MIN_FF, 255, "sense line: the accumulation capacitor C_ACC in fF (10)"}, \
+      {"scale", UC_SCALE, 0, 1, "1: keys and queries at their bank's trimmed scale, not per token (0)"}
 
 void unicaim_defaults(kv_policy_t *p);
 /* Derives h, m (8:1 of the budget) and k (1/K_SHARE of h + m) where they

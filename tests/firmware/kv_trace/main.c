@@ -60,7 +60,7 @@ int main(void) {
     for (int pos = 0; pos < n; pos++) {
       for (int i = 0, v; i < 2 * hs && scanf("%d", &v) == 1; i++) /* a refused case's lines are read too */
         if (!why) (i < hs ? key : q)[i % hs] = (int8_t)v;
-      if (!why) kv_trace_step(&kv, pos, key, q, attended);
+      if (!why) kv_trace_step(&kv, pos, key, q, 0, attended);
     }
     if (kv.error) printf("CASE %d array error: %s\n", cases, ucm_strerror(kv.error));
     cases++;
