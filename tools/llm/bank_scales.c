@@ -26,11 +26,9 @@ static int push(struct bank_samples *s, int which, int32_t v) {
 
 int bank_scales_add(bank_scales_t *b, const prompt_tape_t *t) {
   int err = 0;
-  for (int l = 0; l < t->layers; l++)
-    for (int h = 0; h < t->kv_heads; h++)
-      for (int pos = 0; pos < t->n; pos++)
-        err |= push(&b->of[l * t->kv_heads + h], 0, t->key_scale[((size_t)l * (size_t)t->kv_heads + (size_t)h) *
-                                                                     (size_t)t->n + (size_t)pos]);
+  for (int bank = 0; bank < t->layers * t->kv_heads; bank++) /* key_scale: [bank][pos] */
+    for (int pos = 0; pos < t->n; pos++)
+      err |= push(&b->of[bank], 0, t->key_scale[(size_t)bank * (size_t)t->n + (size_t)pos]);
   for (int i = 0; i < t->n_calls; i++) {
     int layer, kvh, count;
     const int32_t *factor = prompt_tape_head_factors(t, i, &layer, &kvh, &count);
@@ -44,10 +42,10 @@ static int ascending(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int bank_scales_trim(const bank_scales_t *b, int percentile, int32_t *out) {
+int bank_scales_trim(bank_scales_t *b, int percentile, int32_t *out) {
   for (int h = 0; h < b->banks; h++)
     for (int which = 0; which < 2; which++) {
-      const struct bank_samples *s = &b->of[h];
+      struct bank_samples *s = &b->of[h];
       if (!s->n[which]) return -1;
       qsort(s->v[which], s->n[which], sizeof(int32_t), ascending);
       size_t at = (s->n[which] * (size_t)percentile + 99) / 100;

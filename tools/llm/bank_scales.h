@@ -20,8 +20,9 @@ int bank_scales_init(bank_scales_t *b, int banks);
 /* Every key scale and query head factor of a recorded prompt. */
 int bank_scales_add(bank_scales_t *b, const prompt_tape_t *t);
 /* OUT[2 h], OUT[2 h + 1]: bank h's key scale and head factor at PERCENTILE
-   (1..100) of those seen, at least 1. -1 when a bank saw none. */
-int bank_scales_trim(const bank_scales_t *b, int percentile, int32_t *out);
+   (1..100) of those seen (sorted in place), at least 1. -1 when a bank saw
+   none. */
+int bank_scales_trim(bank_scales_t *b, int percentile, int32_t *out);
 void bank_scales_free(bank_scales_t *b);
 
 #endif
