@@ -43,6 +43,10 @@ struct kv_policy_ops {
   /* Checks the parameters against each other and SLOTS (per bank), derives
      what depends on them; NULL when they fit, else a one-line reason. */
   const char *(*settle)(kv_policy_t *p, int slots);
+  /* What P needs of the cache it is set on beyond its slots (data the
+     backend must hold); NULL when KV has it, else a one-line reason.
+     NULL hook: nothing. */
+  const char *(*fits)(const kv_policy_t *p, const kv_cache_t *kv);
   /* Positions kept when the prompt ends, and held at most while generating
      (NULL: the budget for both). */
   int (*prompt_keep)(const kv_policy_t *p, int slots);

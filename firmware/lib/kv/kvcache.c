@@ -99,8 +99,8 @@ static const char *settle(const kv_cache_t *kv, kv_policy_t *p) {
     snprintf(why, sizeof why, "budget %d out of range (1..%d slots)", p->budget, kv->slots);
     return why;
   }
-  const kv_param_t *scale = kv_policy_find_param(p->ops, "scale", 5);
-  if (scale && p->v[scale->index] && !kv->bank_scale) return "scale=1 needs the banks' trimmed scales";
+  const char *why_not = p->ops->fits ? p->ops->fits(p, kv) : 0;
+  if (why_not) return why_not;
   return p->ops->settle ? p->ops->settle(p, kv->slots) : 0;
 }
 

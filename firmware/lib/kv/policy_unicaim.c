@@ -77,6 +77,10 @@ int unicaim_capacity(const kv_policy_t *p, int slots) {
    device settings rewrite them). A new slot's accumulator: INIT per mille
    of the unsigned range (linear) or of V_pre (the sense line, 2^-16 mV);
    unicaim+'s digital sums start at 0. */
+const char *unicaim_fits(const kv_policy_t *p, const kv_cache_t *kv) {
+  return p->v[UC_SCALE] && !kv->bank_scale ? "scale=1 needs the banks' trimmed scales" : 0;
+}
+
 void unicaim_configure(kv_cache_t *kv) {
   const kv_policy_t *p = &kv->policy;
   const ucm_accumulation_t a = {.linear = (uint8_t)p->v[UC_LINEAR],
@@ -142,6 +146,7 @@ const kv_policy_ops_t kv_policy_unicaim = {
     .flags = KV_POLICY_ARRAY | KV_POLICY_PROMPT_ANY_BUDGET,
     .defaults = unicaim_defaults,
     .settle = settle,
+    .fits = unicaim_fits,
     .prompt_keep = unicaim_prompt_keep,
     .capacity = unicaim_capacity,
     .configure = unicaim_configure,

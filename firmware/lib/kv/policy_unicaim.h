@@ -57,6 +57,8 @@ const char *unicaim_settle(kv_policy_t *p, int slots, int k_share);
 int unicaim_prompt_keep(const kv_policy_t *p, int slots);
 int unicaim_capacity(const kv_policy_t *p, int slots);
 void unicaim_configure(kv_cache_t *kv);
+/* scale=1 needs the banks' trimmed scales in the cache. */
+const char *unicaim_fits(const kv_policy_t *p, const kv_cache_t *kv);
 int unicaim_victim(kv_cache_t *kv, int layer, int kvh, int pos);
 /* One step of (layer, kvh): CAM search of every query (all cached keys
    while the prompt is read, else the top k) with SEARCH_FLAGS, NARROW

@@ -164,6 +164,7 @@ const kv_policy_ops_t kv_policy_unicaim_plus = {
     .flags = KV_POLICY_ARRAY,
     .defaults = defaults,
     .settle = settle,
+    .fits = unicaim_fits,
     .prompt_keep = unicaim_prompt_keep,
     .capacity = unicaim_capacity,
     .configure = unicaim_configure,
