@@ -68,6 +68,7 @@ include mk/regmap.mk
 include mk/litedram.mk
 include mk/rtl.mk
 include mk/arrays.mk
+include mk/platform.mk
 include mk/sim.mk
 include mk/llm.mk
 include mk/firmware.mk

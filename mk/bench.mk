@@ -9,9 +9,10 @@ SYNTH_DIR   := $(BUILD)/synth
 ECP5_SYNTH  := synth_ecp5 -abc9 -nowidelut
 ECP5DEF_SYNTH := synth_ecp5
 XC7_SYNTH   := synth_xilinx -family xc7 -flatten
-# The SoC as counted: 64 KiB RAM, 16 KiB ROM (block RAM either way), without
-# the array (counted on its own: bench-ucm).
-SYNTH_SOC_PARAMS := chparam -set RamBytes 65536 -set RomBytes 16384 -set UcmBanks 0 soc_top;
+# The SoC as counted: the Arty A7-35T's clock, console and 64 KiB RAM, the
+# 16 KiB ROM (block RAM either way), without the array (counted on its own:
+# bench-ucm).
+SYNTH_SOC_PARAMS = chparam $(patsubst -G%,-set %,$(subst =, ,$(call soc_g,PLATFORM_ARTY_35T) $(UCM_NONE_SOC_G))) soc_top;
 
 .PHONY: synth bench bench-sim bench-cpu
 synth: $(BENCH_DIR)/synth.txt
@@ -81,7 +82,7 @@ bench: $(BENCH_DIR)/sim_speed.txt
 # Last, the measured figures go into the docs' bench blocks.
 bench: $(BENCH_DIR)/cpu.txt $(BENCH_DIR)/synth.txt
 	@cat $(filter %.txt,$^)
-	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) README.md $(wildcard docs/*.md)
+	$(PYTHON) tools/bench/update_docs.py $(BENCH_DIR) README.md $(wildcard docs/*.md docs/soc/*.md)
 
 # Language model: integer vs fp32 agreement on the host (the test set, seeds
 # 17-80: 64 sequences of 512 tokens, with a bootstrap interval); fp32
@@ -123,14 +124,14 @@ bench: $(BENCH_DIR)/llm_session.md
 
 # Bootloader upload speed, from the bootloader's own count of cycles for the
 # data phase: at the simulator's 3.125 Mbaud and, with a second simulator
-# build, at a board console's 115200 baud.
-$(BENCH_DIR)/boot.txt: $(SIM_BIN) $(SIM_BIN_115200) $(FW_BUILD)/bootrom.elf $(FW_BUILD)/console.elf \
+# build, at a board console's rate (BOARD_CONSOLE_BAUD).
+$(BENCH_DIR)/boot.txt: $(SIM_BIN) $(SIM_BIN_CONSOLE) $(FW_BUILD)/bootrom.elf $(FW_BUILD)/console.elf \
                        tools/bench/boot_upload.py
 	@mkdir -p $(BENCH_DIR)
 	$(PYTHON) tools/bench/boot_upload.py --sim $(SIM_BIN) --boot $(FW_BUILD)/bootrom.elf \
 	  --app $(FW_BUILD)/console.elf --name boot_upload_kbps_fast > $@.tmp
-	$(PYTHON) tools/bench/boot_upload.py --sim $(SIM_BIN_115200) --boot $(FW_BUILD)/bootrom.elf \
-	  --app $(FW_BUILD)/console.elf --name boot_upload_kbps_115200 >> $@.tmp
+	$(PYTHON) tools/bench/boot_upload.py --sim $(SIM_BIN_CONSOLE) --boot $(FW_BUILD)/bootrom.elf \
+	  --app $(FW_BUILD)/console.elf --name boot_upload_kbps_$(BOARD_CONSOLE_BAUD) >> $@.tmp
 	mv $@.tmp $@
 
 bench: $(BENCH_DIR)/boot.txt

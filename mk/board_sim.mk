@@ -15,7 +15,7 @@
 #    than the machine has for one unit), its model split into units of
 #    moderate size.
 BOARD_SIM_BUILD := $(BUILD)/board_sim
-BOARD_BAUD      := $(shell echo $$(( $(strip $(ULX3S_MHZ)) * 1000000 / 16 )))
+BOARD_BAUD       = $(shell echo $$(( $(strip $(ULX3S_MHZ)) * 1000000 / 16 )))
 # The simulator at RTL for an array: ulx3s-rtl for the default build's,
 # ulx3s-<array>-rtl for another (ulx3s-board_retr-rtl: the retrieval model's).
 board_sim_rtl    = $(BOARD_SIM_BUILD)/ulx3s$(if $(filter-out board,$(1)),-$(1))-rtl
@@ -37,7 +37,7 @@ $(call board_sim_rtl,$(1)): $(ULX3S_DESIGN) sim/board/ulx3s_board.sv $(BOARD_SIM
 	@mkdir -p $$(dir $$@)
 	$$(call quiet,VERILATE,$$@)verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --noassert \
 	  -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style --top-module ulx3s_board --prefix Vboard \
-	  $$(call ulx3s_vparam,$(1)) -GBaud=$$(BOARD_BAUD) -CFLAGS "$$(call BOARD_SIM_CFLAGS,$$(notdir $$@))" \
+	  $$(call ulx3s_vparam,$(1),$$(BOARD_BAUD)) -CFLAGS "$$(call BOARD_SIM_CFLAGS,$$(notdir $$@))" \
 	  -MAKEFLAGS "$$(SIM_OPT)" -Mdir $$@.obj -o $$(abspath $$@) \
 	  $$(RTL_ALL) $$(abspath $$(wildcard boards/ulx3s/*.sv) sim/board/ulx3s_board.sv sim/board/ecp5_models.v) \
 	  $$(abspath $$(BOARD_SIM_SRCS)) $$(call to_log,$$@.log)
@@ -50,8 +50,9 @@ $(foreach a,$(sort $(ULX3S_ARRAY) board_retr),$(eval $(call BOARD_SIM_RULE,$(a))
 # controller at 100 MHz.
 ARTY_SIM_RTL   := $(BOARD_SIM_BUILD)/arty-rtl
 ARTY_DDR3      := $(BUILD)/boards/arty-100t-ddr3
-ARTY_SIM_BAUD  := 3125000
-ARTY_SIM_PARAMS := ClkMhz=50 RamBytes=$(call arty_ram,100t-ddr3) $(UCM_BOARD_SOC_PARAMS)
+ARTY_SIM_MHZ   := $(PLATFORM_ARTY_100T_DDR3_CLK_MHZ)
+ARTY_SIM_BAUD   = $(shell echo $$(( $(ARTY_SIM_MHZ) * 1000000 / 16 )))
+ARTY_SIM_PARAMS := $(filter-out Baud=%,$(call arty_params,100t-ddr3))
 $(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv sim/board/litedram_model.sv $(BOARD_SIM_DEPS) $(ARTY_DDR3)/ram.hex \
                  $(ARTY_DDR3)/rom.hex $(GEN)/ucm_arrays.mk $(GEN)/soc_regs.h sim/elf_image.cpp sim/elf_image.h mk/board_sim.mk | deps
 	@mkdir -p $(dir $@)
@@ -59,7 +60,7 @@ $(ARTY_SIM_RTL): $(RTL_ALL) $(LITEDRAM_SIM) sim/board/arty_board.sv sim/board/li
 	  -Wno-fatal -Werror-USERFATAL -Wno-lint -Wno-style -Wno-TIMESCALEMOD --top-module arty_board --prefix Vboard \
 	  $(addprefix -G,$(ARTY_SIM_PARAMS)) -GBaud=$(ARTY_SIM_BAUD) \
 	  -G'RamInit="$(abspath $(ARTY_DDR3)/ram.hex)"' -G'RomInit="$(abspath $(ARTY_DDR3)/rom.hex)"' \
-	  -CFLAGS "-std=c++17 -DBOARD_ARTY -DBOARD_CLK_HZ=50000000 -DBOARD_BAUD=$(ARTY_SIM_BAUD) \
+	  -CFLAGS "-std=c++17 -DBOARD_ARTY -DBOARD_CLK_HZ=$(ARTY_SIM_MHZ)000000 -DBOARD_BAUD=$(ARTY_SIM_BAUD) \
 	  -DBOARD_SIM_NAME='\"arty-rtl\"' -I$(abspath sim) -I$(abspath $(GEN))" \
 	  -MAKEFLAGS "$(SIM_OPT)" -Mdir $@.obj -o $(abspath $@) \
 	  $(RTL_ALL) $(abspath $(LITEDRAM_SIM) sim/board/litedram_model.sv sim/board/arty_board.sv sim/board/board_main.cpp \
@@ -71,7 +72,7 @@ board-sim: $(BOARD_SIM_RTL) $(ARTY_SIM_RTL)
 
 $(GL_NETLIST): $(ULX3S_DESIGN) mk/board_sim.mk | deps
 	@mkdir -p $(dir $@)
-	$(call quiet,YOSYS,$@)yosys -q -l $(GL_BUILD)/yosys.log -p "$(call ULX3S_READ,$(ULX3S_ARRAY),-set Baud $(BOARD_BAUD)); \
+	$(call quiet,YOSYS,$@)yosys -q -l $(GL_BUILD)/yosys.log -p "$(call ULX3S_READ,$(ULX3S_ARRAY),$(BOARD_BAUD)); \
 	  $(ECP5_SYNTH) -top ulx3s_top; rename -top ulx3s_top; write_verilog -noattr $@" $(call to_log,$(GL_BUILD)/yosys.out)
 
 # Yosys's cell models without its DP16KD, which has no behaviour there

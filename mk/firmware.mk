@@ -15,10 +15,14 @@ UCX_DOT    ?= 1
 ifeq ($(UCX_DOT),0)
 FW_CFLAGS  += -DUCX_NO_DOT
 endif
-# The linker scripts of a program in RAM (ext_code.ld: code in external memory).
-FW_LDS     := linker/ram.ld linker/sections.ld
-FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles \
-              -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
+# The linker scripts of a program in RAM (ext_code.ld: code in external
+# memory), with the memory map's regions (memory.ld) and the simulator's
+# sizes; a program for a board links with its platform's (fw_limits, after
+# these: the last definition counts).
+FW_LDS     := linker/ram.ld linker/sections.ld $(GEN)/memory.ld
+fw_limits   = -Wl,--defsym=RAM_LIMIT=$($(1)_RAM_BYTES) -Wl,--defsym=EXT_LIMIT=$($(1)_EXT_BYTES)
+FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles -L$(GEN) \
+              -Tlinker/ram.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments $(call fw_limits,PLATFORM_SIM)
 FW_APPS    := $(notdir $(wildcard firmware/apps/*))
 FW_TESTS   := $(notdir $(wildcard tests/firmware/*))
 FW_COMMON  := $(wildcard firmware/crt/*.S firmware/hal/*.c firmware/lib/*.c firmware/lib/*/*.c) \
@@ -89,7 +93,7 @@ $(foreach app,$(FW_APPS),$(eval $(call FW_APP_RULE,$(app),firmware/apps/$(app)))
 $(foreach t,$(FW_TESTS),$(eval $(call FW_APP_RULE,test_$(t),tests/firmware/$(t))))
 # cpubench with its code in external memory: the instruction cache's figures.
 $(FW_BUILD)/cpubench_ext.elf: $(call fw_obj,$(FW_COMMON) $(wildcard firmware/apps/cpubench/*.c)) \
-                              linker/ext_code.ld linker/sections.ld
+                              linker/ext_code.ld linker/sections.ld $(GEN)/memory.ld
 	$(call quiet,LD,$@)$(RV_CC) $(subst -Tlinker/ram.ld,-Tlinker/ext_code.ld,$(FW_LDFLAGS)) $(filter %.o,$^) -o $@
 firmware: $(FW_BUILD)/cpubench_ext.elf
 
@@ -102,9 +106,9 @@ firmware: $(FW_BUILD)/cpubench_ext.elf
 # and against its simulation core: mk/litedram.mk).
 BOOT_SRCS := firmware/boot/start.S firmware/boot/bootloader.c firmware/boot/boot_upload.c firmware/hal/dramctl.c \
              firmware/hal/timer.c firmware/lib/util/crc32.c
-BOOT_LD    = $(call quiet,LD,$@)$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/rom.ld \
+BOOT_LD    = $(call quiet,LD,$@)$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -L$(GEN) -Tlinker/rom.ld \
              -Wl,--gc-sections -Wl,--no-warn-rwx-segments $(filter %.o,$^) -lgcc -o $@
-$(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_absent.c) linker/rom.ld
+$(FW_BUILD)/bootrom.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_absent.c) linker/rom.ld $(GEN)/memory.ld
 	$(BOOT_LD)
 	$(Q)$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)
 firmware: $(FW_BUILD)/bootrom.elf
@@ -121,6 +125,7 @@ $(eval $(call LITEDRAM_INIT_RULE,board,$(LITEDRAM_HW),$(LITEDRAM_BUILD)/hw))
 $(eval $(call LITEDRAM_INIT_RULE,model,$(LITEDRAM_SIM),$(LITEDRAM_BUILD)/sim))
 $(FW_BUILD)/bootrom_ddr3.elf: $(call fw_obj,$(BOOT_SRCS) firmware/boot/ddr3_litedram.c firmware/hal/dcache.c \
                                 firmware/hal/sysctl.c firmware/hal/litedram/read_leveling.c) \
-                              $(FW_BUILD)/obj/litedram_init_board.o $(FW_BUILD)/obj/litedram_init_model.o linker/rom.ld
+                              $(FW_BUILD)/obj/litedram_init_board.o $(FW_BUILD)/obj/litedram_init_model.o linker/rom.ld \
+                              $(GEN)/memory.ld
 	$(BOOT_LD)
 	$(Q)$(RV_OBJDUMP) -d $@ > $(@:.elf=.lst)

@@ -20,9 +20,9 @@ $(FUZZ_BUILD)/fuzz_console: $(FUZZ_CONSOLE_SRCS) $(wildcard firmware/lib/console
 	@mkdir -p $(FUZZ_BUILD)/console
 	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/lib/console -Ifirmware/hal $(FUZZ_CONSOLE_SRCS) -o $@
 
-$(FUZZ_BUILD)/fuzz_upload: $(FUZZ_UPLOAD_SRCS) firmware/boot/boot_upload.h firmware/lib/util/crc32.h | deps
+$(FUZZ_BUILD)/fuzz_upload: $(FUZZ_UPLOAD_SRCS) firmware/boot/boot_upload.h firmware/lib/util/crc32.h $(GEN)/soc_regs.h | deps
 	@mkdir -p $(FUZZ_BUILD)/upload
-	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/boot -Ifirmware/lib/util $(FUZZ_UPLOAD_SRCS) -o $@
+	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/boot -Ifirmware/lib/util -I$(GEN) $(FUZZ_UPLOAD_SRCS) -o $@
 
 $(FUZZ_BUILD)/fuzz_tokenize: $(FUZZ_TOKENIZE_SRCS) $(wildcard firmware/lib/llm/*.h) | deps
 	@mkdir -p $(FUZZ_BUILD)/tokenize
@@ -38,8 +38,8 @@ fuzz-console: $(FUZZ_BUILD)/fuzz_console
 	$< -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=200 $(FUZZ_BUILD)/console
 
 fuzz-upload: $(FUZZ_BUILD)/fuzz_upload
-	/usr/bin/python3 -c 'import struct, sys, zlib; img = bytes(range(8)); \
-	  sys.stdout.buffer.write(b"UCHD" + struct.pack("<4I", 0x80000000, 8, zlib.crc32(img), 0x80000004) + img)' \
+	/usr/bin/python3 -c 'import struct, sys, zlib; img = bytes(range(8)); ram = $(SOC_RAM_BASE); \
+	  sys.stdout.buffer.write(b"UCHD" + struct.pack("<4I", ram, 8, zlib.crc32(img), ram + 4) + img)' \
 	  > $(FUZZ_BUILD)/upload/good
 	$< -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=8192 $(FUZZ_BUILD)/upload
 

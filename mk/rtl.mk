@@ -1,5 +1,5 @@
 # RTL sources in dependency order (packages first).
-RTL_PKGS := $(GEN)/soc_regs_pkg.sv rtl/bus/soc_bus_pkg.sv rtl/core/cpu_pkg.sv rtl/unicaim/ucm_pkg.sv
+RTL_PKGS := $(GEN)/soc_regs_pkg.sv $(GEN)/ucm_arrays_pkg.sv rtl/bus/soc_bus_pkg.sv rtl/core/cpu_pkg.sv rtl/unicaim/ucm_pkg.sv
 RTL_CORE := $(filter-out rtl/core/cpu_pkg.sv,$(wildcard rtl/core/*.sv))
 RTL_UCM  := $(filter-out rtl/unicaim/ucm_pkg.sv,$(wildcard rtl/unicaim/*.sv))
 RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
@@ -17,12 +17,14 @@ RTL_CHECK := $(wildcard rtl/check/check_*.sv) rtl/check/soc_checks.sv
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and
 # with it outside (the simulator's), and with the Arty's DDR3 (LiteDRAM's).
-lint: deps $(GEN)/soc_regs_pkg.sv
-	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top
-	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432
-	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GExternalMemory="1'b1"
-	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=33554432 -GMvu="1'b1"
-	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1"
-	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1" -GMvu="1'b1"
-	verilator --lint-only -Wall --assert $(VLT_WAIVERS) $(RTL_ALL) $(RTL_CHECK) --top-module soc_top -GSdramBytes=33554432 -GMvu="1'b1"
-	verilator --lint-only -Wall --assert $(VLT_WAIVERS) $(RTL_ALL) $(RTL_CHECK) --top-module soc_top -GSdramBytes=268435456 -GLitedram="1'b1" -GMvu="1'b1"
+# The simulator's platform and array (boards.toml, arrays.toml).
+LINT_G = $(call soc_g,PLATFORM_SIM) $(UCM_SIM_SOC_G)
+lint: deps $(filter $(GEN)/%,$(RTL_PKGS))
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top $(LINT_G) -GSdramBytes=0
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_SIM_EXT_BYTES)
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_SIM_EXT_BYTES) -GExternalMemory="1'b1"
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_SIM_EXT_BYTES) -GMvu="1'b1"
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_ARTY_100T_DDR3_EXT_BYTES) -GLitedram="1'b1"
+	verilator --lint-only -Wall $(VLT_WAIVERS) $(RTL_ALL) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_ARTY_100T_DDR3_EXT_BYTES) -GLitedram="1'b1" -GMvu="1'b1"
+	verilator --lint-only -Wall --assert $(VLT_WAIVERS) $(RTL_ALL) $(RTL_CHECK) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_SIM_EXT_BYTES) -GMvu="1'b1"
+	verilator --lint-only -Wall --assert $(VLT_WAIVERS) $(RTL_ALL) $(RTL_CHECK) --top-module soc_top $(LINT_G) -GSdramBytes=$(PLATFORM_ARTY_100T_DDR3_EXT_BYTES) -GLitedram="1'b1" -GMvu="1'b1"

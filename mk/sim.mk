@@ -1,21 +1,22 @@
 # The Verilator simulator, build/sim/unicaim-sim.
 SIM_BIN      := $(BUILD)/sim/unicaim-sim
-SIM_CLK_HZ   := 50000000
-SIM_BAUD     := 3125000
-SIM_RAM      := 4194304
-SIM_ROM      := 16384
+# The simulator's platform (boards/boards.toml).
+SIM_CLK_HZ   := $(PLATFORM_SIM_CLK_MHZ)000000
+SIM_BAUD     := $(PLATFORM_SIM_BAUD)
+SIM_RAM      := $(PLATFORM_SIM_RAM_BYTES)
+SIM_ROM      := $(SOC_ROM_SIZE)
 # The ULX3S's SDRAM, behind its controller and the chip model (sim/sdram_model.h).
-SIM_SDRAM    := 33554432
+SIM_SDRAM    := $(PLATFORM_SIM_EXT_BYTES)
 # The Arty's 256 MB on LiteDRAM's native port, as a functional model
 # (sim/native_dram.h): SmolLM2's builds.
-SIM_NATIVE   := 268435456
+SIM_NATIVE   := $(PLATFORM_ARTY_100T_DDR3_EXT_BYTES)
 # Its array's 90 banks: loops over them must unroll (Verilator's default stops at 64).
 SIM_UNROLL   := --unroll-count 128
 SIM_SRCS     := $(wildcard sim/*.cpp) $(wildcard sim/*.h)
 
 # Verilator's makefile compiles the model with OPT_FAST (-Os by default,
 # after any -CFLAGS) and the rest with OPT_SLOW / OPT_GLOBAL: the levels the
-# simulator speed benchmark measured fastest (docs/soc.md).
+# simulator speed benchmark measured fastest (docs/soc/simulator.md).
 SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 
 # $(1): output binary, $(2): UART baud rate, $(3): array parameters for the
@@ -23,7 +24,7 @@ SIM_OPT      := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 # for the block benchmarks, the boards', the retrieval model's), $(4): the
 # same for the block. With $(4) the array is a Verilated model of its own
 # (Vucm, from the same RTL) beside the SoC's (ExternalArray), which the
-# harness evaluates only in the cycles it can change (docs/soc.md). The
+# harness evaluates only in the cycles it can change (docs/soc/simulator.md). The
 # external memory (cache and SDRAM controller) is such a model too (Vext,
 # ExternalMemory), unless $(5) keeps it inside the SoC as on the boards.
 # With $(6) (and $(5)) the SoC has LiteDRAM's port (Litedram) and the
@@ -71,9 +72,10 @@ $(FST_DUMP): tools/fst_dump.c | deps
 	  -c $(FST_LIB_DIR)/$$f.c -o $(BUILD)/sim/fst/$$f.o || exit 1; done
 	$(Q)gcc $(BUILD)/sim/fst/*.o -lz -lpthread -o $@
 sim: $(FST_DUMP)
-# A build with a board's console rate, for measuring uploads at 115200 baud.
-SIM_BIN_115200 := $(BUILD)/sim115200/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_115200),115200,$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))
+# A build with a board's console rate (the ULX3S's), for measuring uploads.
+BOARD_CONSOLE_BAUD := $(PLATFORM_ULX3S_85F_BAUD)
+SIM_BIN_CONSOLE := $(BUILD)/sim_console/unicaim-sim
+$(eval $(call SIM_RULE,$(SIM_BIN_CONSOLE),$(BOARD_CONSOLE_BAUD),$(UCM_SIM_SOC_G),$(UCM_SIM_BLOCK_G)))
 SIM_BIN_PAPER := $(BUILD)/sim_paper/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_PAPER),$(SIM_BAUD),$(UCM_PAPER_SOC_G),$(UCM_PAPER_BLOCK_G)))
 SIM_BIN_BOARD := $(BUILD)/sim_board/unicaim-sim
@@ -86,4 +88,4 @@ SIM_BIN_RETR := $(BUILD)/sim_retr/unicaim-sim
 $(eval $(call SIM_RULE,$(SIM_BIN_RETR),$(SIM_BAUD),$(UCM_RETR_SOC_G),$(UCM_RETR_BLOCK_G)))
 # Without the array: the simulator-speed benchmark's comparison.
 SIM_BIN_NOARRAY := $(BUILD)/sim_noarray/unicaim-sim
-$(eval $(call SIM_RULE,$(SIM_BIN_NOARRAY),$(SIM_BAUD),-GUcmBanks=0))
+$(eval $(call SIM_RULE,$(SIM_BIN_NOARRAY),$(SIM_BAUD),$(UCM_NONE_SOC_G)))

@@ -96,7 +96,7 @@ $(FW_BUILD)/obj/llm_smol_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/s
 $(FW_BUILD)/obj/llm_smol_model.o: firmware/apps/llm/model_blob.S $(SMOL_IMAGE) | deps
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(RV_CC) $(FW_CFLAGS) -DMODEL_SECTION=.ext.model -DMODEL_IMAGE='"$(abspath $(SMOL_IMAGE))"' -c $< -o $@
-SMOL_LINK = $(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) -Wl,--defsym=RAM_LIMIT=128K -Wl,--defsym=EXT_LIMIT=256M \
+SMOL_LINK = $(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(call fw_limits,PLATFORM_ARTY_100T_DDR3) \
 	  -Wl,--defsym=HEAP_SIZE=0 -Wl,--defsym=STACK_SIZE=12K $(filter %.o,$^) -o $@
 SMOL_OBJS := $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_smol_main.o $(FW_BUILD)/obj/llm_smol_model.o
 $(FW_BUILD)/llm_smol.elf: $(SMOL_OBJS) $(FW_LDS)

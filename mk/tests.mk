@@ -8,8 +8,8 @@ ISA_CFLAGS  := -march=rv32im_zicsr_zifencei -mabi=ilp32 -nostdlib -nostartfiles 
 # The same programs again with code and data in external memory
 # (build/tests/isa/ext/): fetched through the instruction cache.
 ISA_EXT_ELFS := $(patsubst $(ISA_BUILD)/%,$(ISA_BUILD)/ext/%,$(ISA_ELFS))
-ISA_RAM_LD   := -Wl,--defsym=ISA_BASE=$$(sed -n 's/^\#define RAM_BASE //p' $(GEN)/soc_regs.h)
-ISA_EXT_LD   := -Wl,--defsym=ISA_BASE=$$(sed -n 's/^\#define EXT_BASE //p' $(GEN)/soc_regs.h)
+ISA_RAM_LD   := -Wl,--defsym=ISA_BASE=$(SOC_RAM_BASE)
+ISA_EXT_LD   := -Wl,--defsym=ISA_BASE=$(SOC_EXT_BASE)
 
 $(ISA_GEN) &: tests/isa/gen_isa_tests.py
 	$(PYTHON) $< $(ISA_BUILD)

@@ -18,6 +18,16 @@ struct SdramPins {
   unsigned ba, a, dqm;
   uint16_t dq;  // driven by the controller when dq_oe
   bool dq_oe;
+
+  // From the controller's port (soc_bus_pkg::sdram_pins_t, packed: its
+  // first field the highest bit, dq_oe bit 0).
+  static SdramPins from_port(uint64_t p) {
+    return SdramPins{bool(p >> 38 & 1), bool(p >> 37 & 1), bool(p >> 36 & 1), bool(p >> 35 & 1),
+                     bool(p >> 34 & 1), unsigned(p >> 32 & 3), unsigned(p >> 19 & 0x1fff), unsigned(p >> 17 & 3),
+                     uint16_t(p >> 1), bool(p & 1)};
+  }
+  // No command for the chip: clock enabled, DQ released, deselected or a NOP.
+  bool idle() const { return cke && !dq_oe && (cs_n || (ras_n && cas_n && we_n)); }
 };
 
 class SdramModel {

@@ -218,11 +218,6 @@ int main(int argc, char **argv) {
       sdram.poke((addr - EXT_BASE) / 2, uint16_t(value));
       sdram.poke((addr - EXT_BASE) / 2 + 1, uint16_t(value >> 16));
     });
-  auto sdram_pins = [pins] {
-    return SdramPins{bool(pins->sdram_cke_o), bool(pins->sdram_cs_no), bool(pins->sdram_ras_no),
-                     bool(pins->sdram_cas_no), bool(pins->sdram_we_no), pins->sdram_ba_o, pins->sdram_a_o,
-                     pins->sdram_dqm_o, pins->sdram_dq_o, bool(pins->sdram_dq_oe_o)};
-  };
 #endif
 
   HostPort host;
@@ -300,10 +295,9 @@ int main(int argc, char **argv) {
 #elif SIM_SDRAM_BYTES
     // Most cycles the controller sends no command (a NOP, or CS high) and
     // holds CKE high: the chip model has nothing to do.
-    const bool command = pins_moved && !(pins->sdram_cke_o && !pins->sdram_dq_oe_o &&
-                                         (pins->sdram_cs_no || (pins->sdram_ras_no && pins->sdram_cas_no &&
-                                                                pins->sdram_we_no)));
-    if ((command || !sdram_idle) && !sdram.clock(cycle, sdram_pins())) {
+    const SdramPins sdram_pins = SdramPins::from_port(pins->sdram_o);
+    const bool command = pins_moved && !sdram_pins.idle();
+    if ((command || !sdram_idle) && !sdram.clock(cycle, sdram_pins)) {
       sdram_broken = true;
       exit_code = kExitSdram;
       break;

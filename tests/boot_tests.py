@@ -15,6 +15,11 @@ from registry import registry
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "platform"))
+import platforms  # noqa: E402
+
+PERIPH_BASE, RAM_BASE, EXT_BASE = (platforms.regions()[r][0] for r in ("PERIPH", "RAM", "EXT"))
+SIM_EXT_BYTES = platforms.platform("sim")["ext_bytes"]
 
 
 def start_sim(sim, elf, preload=None):
@@ -76,7 +81,7 @@ def collect(build, run):
     @add("no-upload-starts-ram-image")
     def _():
         rc, out, err = run([sim, "--elf", boot, "--preload", hello, "--max-cycles", "100000000"], 120)
-        ok = rc == 0 and "UCBOOT 1" in out and "BOOT 0x80000000" in out and "Hello from" in out
+        ok = rc == 0 and "UCBOOT 1" in out and f"BOOT 0x{RAM_BASE:08x}" in out and "Hello from" in out
         return ok, f"rc={rc}\n{out}{err}"
 
     @add("good-upload-runs")
@@ -211,7 +216,7 @@ def collect(build, run):
 
     @add("misaddressed-upload-refused")
     def _():
-        return refused((0x10000000, len(image), crc, 0x10000000), b"", "ERR image outside RAM")
+        return refused((PERIPH_BASE, len(image), crc, PERIPH_BASE), b"", "ERR image outside RAM")
 
     @add("entry-outside-image-refused")
     def _():
@@ -220,8 +225,6 @@ def collect(build, run):
     @add("misaligned-upload-refused")
     def _():
         return refused((base + 2, len(image), crc, entry), b"", "ERR misaligned")
-
-    ext_base = 0x40000000
 
     @add("program-in-external-memory-runs")
     def _():
@@ -236,7 +239,7 @@ def collect(build, run):
         finally:
             proc.kill()  # it ends in a loop
             proc.wait()
-        ok = line.startswith("RUN 0x40000000") and "running from external memory" in out
+        ok = line.startswith(f"RUN 0x{EXT_BASE:08x}") and "running from external memory" in out
         return ok, f"{line!r} {out[-300:]!r}"
 
     @add("arty-ddr3-program-runs")
@@ -257,7 +260,7 @@ def collect(build, run):
         finally:
             proc.terminate()
             proc.wait()
-        ok = "DDR3 ok" in banner and line.startswith("RUN 0x40000000") and "running from external memory" in out
+        ok = "DDR3 ok" in banner and line.startswith(f"RUN 0x{EXT_BASE:08x}") and "running from external memory" in out
         return ok, f"{banner!r} {line!r} {out[-300:]!r}"
 
     @add("arty-ddr3-failure-reported")
@@ -286,19 +289,19 @@ def collect(build, run):
             proc.wait()
         ok = "DDR3 FAIL controller not answering" in banner and "DDR3 ok" not in banner \
             and re.search(r"ERR image outside RAM\s*$", refusal) is not None \
-            and line.startswith("RUN 0x80000000") and "Hello from" in text
+            and line.startswith(f"RUN 0x{RAM_BASE:08x}") and "Hello from" in text
         return ok, f"{banner!r} {refusal!r} {line!r} {text[-300:]!r}"
 
     @add("upload-past-external-memory-refused")
     def _():
-        # The last 4 KiB of the 32 MB, 8 KiB long: past the end.
-        return refused((ext_base + (32 << 20) - 4096, 8192, crc, 0xFFFFFFFF), b"", "ERR image outside RAM and external")
+        # The last 4 KiB of the simulator's 32 MB, 8 KiB long: past the end.
+        return refused((EXT_BASE + SIM_EXT_BYTES - 4096, 8192, crc, 0xFFFFFFFF), b"", "ERR image outside RAM and external")
 
     @add("piece-loads-then-a-program-runs")
     def _():
         # A piece for external memory (entry 0xFFFFFFFF) is answered LOADED
         # and nothing starts; the next upload runs as usual.
-        return refused((ext_base + 4096, len(image), crc, 0xFFFFFFFF), image, "LOADED 0x40001000",
+        return refused((EXT_BASE + 4096, len(image), crc, 0xFFFFFFFF), image, f"LOADED 0x{EXT_BASE + 4096:08x}",
                        answer=rb"LOADED[^\n]*\n")
 
     return tests

@@ -7,9 +7,16 @@ import struct
 import subprocess
 import tempfile
 import time
+import sys
 import zlib
 
 from registry import registry
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "platform"))
+import platforms  # noqa: E402
+import platform_facts  # noqa: E402
+
+REGIONS = {name: base for name, (base, _) in platforms.regions().items()}
 
 SIM_LINE = re.compile(r"^SIM cycles=\d+ instret=\d+ wall_s=[0-9.]+ hz=\d+ cpu_s=[0-9.]+ cycles_per_cpu_s=\d+ "
                       r"instret_per_cpu_s=\d+ exit=-?\d+$", re.M)
@@ -25,6 +32,16 @@ def collect(build, run):
 
     def sim_run(elf, stdin=b"", extra=(), timeout=300):
         return run([sim, "--elf", elf, *extra], timeout, stdin)
+
+    @add("platform-facts-typed-once")
+    def _():
+        # Addresses, bauds, memory sizes and array geometry only in
+        # regmap.toml, boards.toml and arrays.toml (and what is generated
+        # from them); the scanner itself must see each kind of repetition.
+        bases, bauds = platform_facts.facts()
+        missed = [line for line in platform_facts.PLANTED if not platform_facts.scan_line(line, bases, bauds)]
+        found = platform_facts.scan()
+        return not found and not missed, "\n".join(found + [f"not seen: {m}" for m in missed])
 
     @add("hello")
     def _():
@@ -324,7 +341,7 @@ def collect(build, run):
         loads = [i for i in range(struct.unpack_from("<H", elf, 44)[0])
                  if struct.unpack_from("<I", elf, phoff + 32 * i)[0] == 1]
         rom_ram = bytearray(elf)
-        struct.pack_into("<I", rom_ram, phoff + 32 * loads[-1] + 12, 0x01000000)
+        struct.pack_into("<I", rom_ram, phoff + 32 * loads[-1] + 12, REGIONS["ROM"])
         files = {"arm.elf": bytes(arm), "truncated.elf": elf[:6000], "sixty.elf": elf[:60], "rom_ram.elf": bytes(rom_ram)}
         for name, data in files.items():
             with open(os.path.join(tmp, name), "wb") as f:
@@ -500,7 +517,7 @@ def collect(build, run):
         # The bootloader's protocol (tests/fuzz/fuzz_upload.c's invariants),
         # started from one good upload.
         image = bytes(range(8))
-        good = b"UCHD" + struct.pack("<4I", 0x80000000, 8, zlib.crc32(image), 0x80000004) + image
+        good = b"UCHD" + struct.pack("<4I", REGIONS["RAM"], 8, zlib.crc32(image), REGIONS["RAM"] + 4) + image
         return fuzz_15s([os.path.join(build, "fuzz", "fuzz_upload")], "upload-corpus", 8192, [("good", good)])
 
     @add("converter-fuzz-15s")
@@ -561,8 +578,8 @@ def collect(build, run):
         ph_size, ph_num = struct.unpack_from("<HH", data, 42)
         for i in range(ph_num):
             off = ph_off + i * ph_size
-            if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to 0x20000000 (nothing there)
-                struct.pack_into("<II", data, off + 8, 0x20000000, 0x20000000)
+            if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to the array's registers
+                struct.pack_into("<II", data, off + 8, REGIONS["ARRAY"], REGIONS["ARRAY"])
                 break
         with open(path, "wb") as f:
             f.write(data)
@@ -575,7 +592,7 @@ def collect(build, run):
         path = os.path.join(tmp, "entry_outside.elf")
         with open(os.path.join(fw, "hello.elf"), "rb") as f:
             data = bytearray(f.read())
-        struct.pack_into("<I", data, 24, 0x30000000)  # e_entry
+        struct.pack_into("<I", data, 24, REGIONS["MVU"])  # e_entry: the unit's registers
         with open(path, "wb") as f:
             f.write(data)
         return expect_refusal(["--elf", path], 2, "is outside the SoC's memory")

@@ -84,6 +84,10 @@ MUTATIONS = [
              "if (leaving >= 0 && !(kv->slot_flags[kv_slots_of(kv, h) + (size_t)leaving] & KV_SLOT_CRITICAL))",
              "if (leaving >= 0 && (kv->slot_flags[kv_slots_of(kv, h) + (size_t)leaving] & KV_SLOT_CRITICAL))",
              ("policy-reference",), HOST),
+    # ---------------------------------------------------------------- external memory
+    Mutation("sdram-pins-address-off-by-one-bit", "sim/sdram_model.h",
+             "unsigned(p >> 19 & 0x1fff)", "unsigned(p >> 18 & 0x1fff)",
+             ("fw/sdram",), SOC),
     # ---------------------------------------------------------------- the matrix-vector unit
     Mutation("mvu-offset-times-dot", "rtl/mvu/mvu.sv",
              "op_b_q     <= fin_n_q[0] ? fin_sum_q : fin_dot_q[fin_n_q[2:1]];",

@@ -3,7 +3,7 @@
 BASE (one 32-bit little-endian word per line), e.g. the boot ROM and the RAM
 image a bitstream starts with.
 
-usage: elf2hex.py FILE.elf --base 0x80000000 --size 262144 -o OUT.hex
+usage: elf2hex.py FILE.elf --base RAM_BASE --size BYTES -o OUT.hex
 """
 import argparse
 import os

@@ -5,13 +5,18 @@ every loadable segment inside the file and inside one memory region, the
 entry point inside the code's block. Shared by the upload client, the
 memory-image generator and the profiler. Read with pyelftools (Debian:
 python3-pyelftools)."""
+import os
+import sys
+
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-# The SoC's memory map (rtl/soc/regmap.toml): where loadable code may go.
-ROM = (0x0100_0000, 16 * 1024)
-RAM = (0x8000_0000, 256 * 1024 * 1024)  # the largest board RAM (Arty A7: 256 MB DDR3L)
-EXT = (0x4000_0000, 256 * 1024 * 1024)  # external memory, data only: the largest board's (the Arty's DDR3); the bootloader refuses what its board lacks
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "platform"))
+import platforms  # noqa: E402
+
+# The SoC's memory map (rtl/soc/regmap.toml): where loadable code may go, at
+# the largest sizes any platform has; the bootloader refuses what its board lacks.
+ROM, RAM, EXT = (platforms.regions()[name] for name in ("ROM", "RAM", "EXT"))
 
 
 class ElfError(Exception):

@@ -8,7 +8,7 @@ simulator's pseudo-terminal -- interactively or from a script.
       --ext-preloaded: the Arty's board simulator starts with APP.elf's
       external-memory data in its DDR3 (a 170 MB model would take hours
       through the simulated UART) and only the RAM part is uploaded
-  uartctl.py serial --port /dev/ttyUSB1 [--baud 115200] [--upload APP.elf] [--script FILE]
+  uartctl.py serial --port /dev/ttyUSB1 [--baud RATE] [--upload APP.elf] [--script FILE]
       talk to a board
 
 --upload checks APP.elf (a 32-bit RISC-V executable whose code fits the RAM
@@ -48,7 +48,9 @@ import zlib
 import serial  # Debian: python3-serial
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "platform"))
 from elfimage import EXT, RAM, ElfError, elf_pieces  # noqa: E402
+import platforms  # noqa: E402
 
 PROMPT = b"\n> "  # at the start of a line: "<arg> " in help text is no prompt
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -440,7 +442,8 @@ def main():
                         "(--preload-ext); only its RAM part is uploaded")
     b = sub.add_parser("serial", help="talk to a board")
     b.add_argument("--port", required=True)
-    b.add_argument("--baud", type=int, default=115200)
+    b.add_argument("--baud", type=int, default=platforms.platform("ulx3s-85f")["baud"],
+                   help="the console's rate (default: the boards', boards/boards.toml)")
     for p in (s, b):
         p.add_argument("--upload", help="send this ELF through the bootloader first")
         p.add_argument("--script", help="file of console lines to send")

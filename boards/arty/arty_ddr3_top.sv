@@ -7,18 +7,15 @@
 // SoC's side crossing in litedram_port and DRAMCTL. The boot ROM holds
 // bootrom_ddr3.elf, which initialises the DDR3.
 module arty_ddr3_top #(
-  parameter int unsigned ClkMhz   = 50,
-  parameter int unsigned RamBytes = 131072,
-  parameter              RamInit  = "",
-  parameter              RomInit  = "",
-  parameter int unsigned UcmBanks = 0,
-  parameter int unsigned UcmSlots = 128,
-  parameter int unsigned UcmDim   = 8,
-  parameter int unsigned UcmLanes = 2,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64
+  // The platform's (boards/boards.toml, through the generated parameter
+  // list): no defaults, so a build without them fails at elaboration.
+  parameter int unsigned ClkMhz,
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned SdramBytes,  // the DDR3 (256 MB)
+  parameter int unsigned UcmArray,    // arrays.toml's configuration (0: none)
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = ""
 ) (
   input  logic        clk100mhz,
   input  logic        ck_rst,        // reset button, active low
@@ -65,10 +62,13 @@ module arty_ddr3_top #(
     .wb_ctrl_sel (4'hF), .wb_ctrl_stb (wb_req.stb), .wb_ctrl_we (wb_req.we)
   );
 
+  if (SdramBytes == 0) begin : g_bad_sdram
+    $fatal(1, "arty_ddr3_top: SdramBytes = 0, but this build has the DDR3 (arty_top has none)");
+  end
+
   arty_soc #(
-    .ClkMhz (ClkMhz), .RamBytes (RamBytes), .RamInit (RamInit), .RomInit (RomInit), .Ddr3 (1'b1),
-    .UcmBanks (UcmBanks), .UcmSlots (UcmSlots), .UcmDim (UcmDim), .UcmLanes (UcmLanes),
-    .UcmCellBits (UcmCellBits), .UcmQBits (UcmQBits), .UcmAdcBits (UcmAdcBits), .UcmAdcCount (UcmAdcCount)
+    .ClkMhz (ClkMhz), .Baud (Baud), .RamBytes (RamBytes), .SdramBytes (SdramBytes), .UcmArray (UcmArray),
+    .RamInit (RamInit), .RomInit (RomInit)
   ) u_arty (
     .clk100_i      (user_clk),
     .rst_i         (user_rst),

@@ -1,24 +1,18 @@
 // The SoC as the Arty A7 builds carry it: an MMCM from a 100 MHz clock to
 // the system clock, power-on reset, the SoC (the UART to the FTDI chip,
-// LEDs on its GPIO) and, with Ddr3, the external memory on LiteDRAM's
-// ports (the dram_* ports, in the controller's clock domain). arty_top
+// LEDs on its GPIO) and, with SdramBytes, the DDR3 on LiteDRAM's ports
+// (the dram_* ports, in the controller's clock domain). arty_top
 // (block RAM only) and arty_ddr3_top (with LiteDRAM's core) are its pins.
 module arty_soc #(
-  parameter int unsigned ClkMhz   = 50,     // 1000 MHz VCO / divider
-  parameter int unsigned RamBytes = 65536,
-  parameter              RamInit  = "",     // $readmemh images (strings)
-  parameter              RomInit  = "",
-  parameter bit          Ddr3     = 1'b0,   // the DDR3 through LiteDRAM
-  // The UniCAIM array (0 banks leave it out); the board builds set them
-  // from rtl/unicaim/arrays.toml's [board].
-  parameter int unsigned UcmBanks = 0,
-  parameter int unsigned UcmSlots = 128,
-  parameter int unsigned UcmDim   = 8,
-  parameter int unsigned UcmLanes = 2,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64
+  // The platform's (boards/boards.toml, through the generated parameter
+  // list): no defaults, so a build without them fails at elaboration.
+  parameter int unsigned ClkMhz,    // 1000 MHz VCO / divider
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned SdramBytes,  // external memory (0: none)
+  parameter int unsigned UcmArray,    // arrays.toml's configuration (0: none)
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = ""
 ) (
   input  logic       clk100_i,
   input  logic       rst_i,          // resets the MMCM, and so the SoC
@@ -56,23 +50,16 @@ module arty_soc #(
 
   soc_top #(
     .ClkHz    (ClkMhz * 1_000_000),
-    .Baud     (115_200),
+    .Baud     (Baud),
     .RamBytes (RamBytes),
-    .RomBytes (16384),
+    .RomBytes (soc_regs_pkg::ROM_SIZE),
     .RamInit  (RamInit),
     .RomInit  (RomInit),
     .Sim      (1'b0),
-    .UcmBanks (UcmBanks),
-    .UcmSlots (UcmSlots),
-    .UcmDim   (UcmDim),
-    .UcmLanes (UcmLanes),
-    .UcmCellBits (UcmCellBits),
-    .UcmQBits    (UcmQBits),
-    .UcmAdcBits  (UcmAdcBits),
-    .UcmAdcCount (UcmAdcCount),
-    .SdramBytes  (Ddr3 ? 256 * 1024 * 1024 : 0),
-    .Litedram    (Ddr3),
-    .Mvu         (Ddr3)  // SmolLM2's weights stream from the DDR3
+    .UcmArray    (UcmArray),
+    .SdramBytes  (SdramBytes),
+    .Litedram    (SdramBytes != 0),
+    .Mvu         (SdramBytes != 0)  // SmolLM2's weights stream from the DDR3
   ) u_soc (
     .clk_i         (clk),
     .rst_ni        (rst_n),
@@ -94,16 +81,7 @@ module arty_soc #(
     .ext_rvalid_i  (1'b0),
     .dcache_hits_i   ('0),
     .dcache_misses_i ('0),
-    .sdram_cke_o   (),             // no SDR SDRAM on the Arty
-    .sdram_cs_no   (),
-    .sdram_ras_no  (),
-    .sdram_cas_no  (),
-    .sdram_we_no   (),
-    .sdram_ba_o    (),
-    .sdram_a_o     (),
-    .sdram_dqm_o   (),
-    .sdram_dq_o    (),
-    .sdram_dq_oe_o (),
+    .sdram_o       (),             // no SDR SDRAM on the Arty
     .sdram_dq_i    ('0),
     .dram_clk_i,
     .dram_rst_ni,

@@ -3,18 +3,15 @@
 // arty_soc. The boot ROM holds the UART bootloader; the RAM starts with
 // RamInit. arty_ddr3_top adds the DDR3.
 module arty_top #(
-  parameter int unsigned ClkMhz   = 50,
-  parameter int unsigned RamBytes = 65536,
-  parameter              RamInit  = "",
-  parameter              RomInit  = "",
-  parameter int unsigned UcmBanks = 0,
-  parameter int unsigned UcmSlots = 128,
-  parameter int unsigned UcmDim   = 8,
-  parameter int unsigned UcmLanes = 2,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64
+  // The platform's (boards/boards.toml, through the generated parameter
+  // list): no defaults, so a build without them fails at elaboration.
+  parameter int unsigned ClkMhz,
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned SdramBytes,  // 0: this build has no DDR3 (arty_ddr3_top)
+  parameter int unsigned UcmArray,    // arrays.toml's configuration (0: none)
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = ""
 ) (
   input  logic       clk100mhz,
   input  logic       ck_rst,        // reset button, active low
@@ -23,10 +20,13 @@ module arty_top #(
   output logic [3:0] led
 );
 
+  if (SdramBytes != 0) begin : g_bad_sdram
+    $fatal(1, "arty_top: SdramBytes = %0d, but this build has no DDR3 (arty_ddr3_top has)", SdramBytes);
+  end
+
   arty_soc #(
-    .ClkMhz (ClkMhz), .RamBytes (RamBytes), .RamInit (RamInit), .RomInit (RomInit), .Ddr3 (1'b0),
-    .UcmBanks (UcmBanks), .UcmSlots (UcmSlots), .UcmDim (UcmDim), .UcmLanes (UcmLanes),
-    .UcmCellBits (UcmCellBits), .UcmQBits (UcmQBits), .UcmAdcBits (UcmAdcBits), .UcmAdcCount (UcmAdcCount)
+    .ClkMhz (ClkMhz), .Baud (Baud), .RamBytes (RamBytes), .SdramBytes (SdramBytes), .UcmArray (UcmArray),
+    .RamInit (RamInit), .RomInit (RomInit)
   ) u_arty (
     .clk100_i      (clk100mhz),
     .rst_i         (!ck_rst),

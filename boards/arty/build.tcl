@@ -1,13 +1,16 @@
 # Vivado non-project flow for the Arty A7 (run by `make bitstream BOARD=arty`
 # when vivado is on PATH):
-#   vivado -mode batch -source boards/arty/build.tcl -tclargs PART OUTDIR TOP RAM_BYTES RAM_HEX ROM_HEX \
-#     "UCM_BANKS UCM_SLOTS UCM_DIM UCM_CELL_BITS UCM_Q_BITS UCM_ADC_BITS UCM_ADC_COUNT UCM_LANES" FILES...
+#   vivado -mode batch -source boards/arty/build.tcl -tclargs PART OUTDIR TOP RAM_HEX ROM_HEX \
+#     "NAME=VALUE ..." FILES...
+# with the wrapper's parameters as boards/boards.toml gives them (the
+# generated PLATFORM_ARTY_<PART>_PARAMS).
 # TOP is arty_top (block RAM only) or arty_ddr3_top (with LiteDRAM's core,
 # one of FILES: its generated XDC's timing constraints are read, its pin
 # placeholders left out, arty_ddr3.xdc placing the pins).
-lassign $argv part outdir top ram_bytes ram_hex rom_hex ucm_shape
-lassign $ucm_shape ucm_banks ucm_slots ucm_dim ucm_cell_bits ucm_q_bits ucm_adc_bits ucm_adc_count ucm_lanes
-set files [lrange $argv 7 end]
+lassign $argv part outdir top ram_hex rom_hex params
+set files [lrange $argv 6 end]
+set generics {}
+foreach p $params { lappend generics -generic $p }
 set here [file dirname [info script]]
 file mkdir $outdir
 read_verilog -sv $files
@@ -24,10 +27,7 @@ if {$top eq "arty_ddr3_top"} {
   close $out
   read_xdc $outdir/litedram_timing.xdc
 }
-synth_design -top $top -part $part \
-  -generic RamBytes=$ram_bytes -generic UcmBanks=$ucm_banks -generic UcmSlots=$ucm_slots \
-  -generic UcmDim=$ucm_dim -generic UcmLanes=$ucm_lanes -generic UcmCellBits=$ucm_cell_bits \
-  -generic UcmQBits=$ucm_q_bits -generic UcmAdcBits=$ucm_adc_bits -generic UcmAdcCount=$ucm_adc_count \
+synth_design -top $top -part $part {*}$generics \
   -generic "RamInit=\"$ram_hex\"" -generic "RomInit=\"$rom_hex\""
 opt_design
 place_design

@@ -4,22 +4,15 @@
 // chip samples commands mid-cycle; DQ is bidirectional here). The boot ROM
 // holds the UART bootloader; the RAM starts with the image given by RamInit.
 module ulx3s_top #(
-  parameter int unsigned ClkMhz   = 40,  // 30, 40 or 50 (ulx3s_pll)
-  parameter int unsigned Baud     = 115_200,  // the console (the gate-level simulation's build is faster)
-  parameter int unsigned RamBytes = 131072,
+  // The platform's (boards/boards.toml, through the generated parameter
+  // list): no defaults, so a build without them fails at elaboration.
+  parameter int unsigned ClkMhz,    // 30, 40 or 50 (ulx3s_pll)
+  parameter int unsigned Baud,      // the console (the gate-level simulation's build is faster)
+  parameter int unsigned RamBytes,
+  parameter int unsigned SdramBytes,  // the SDRAM (0: leave it idle)
+  parameter int unsigned UcmArray,    // arrays.toml's configuration (0: none)
   parameter              RamInit  = "",  // $readmemh images (strings)
-  parameter              RomInit  = "",
-  // The UniCAIM array (0 banks leave it out); the board builds set them
-  // from rtl/unicaim/arrays.toml's [board].
-  parameter int unsigned UcmBanks = 0,
-  parameter int unsigned UcmSlots = 128,
-  parameter int unsigned UcmDim   = 8,
-  parameter int unsigned UcmLanes = 2,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64,
-  parameter int unsigned SdramBytes  = 32 * 1024 * 1024  // 0: leave the SDRAM idle
+  parameter              RomInit  = ""
 ) (
   input  logic       clk_25mhz,
   input  logic       ftdi_txd,   // FTDI -> FPGA
@@ -41,8 +34,7 @@ module ulx3s_top #(
   logic       clk, locked, rst_n;
   logic       exit_valid;
   logic [31:0] exit_code;
-  logic [15:0] sdram_dq_out;
-  logic        sdram_dq_oe;
+  soc_bus_pkg::sdram_pins_t sdram;
 
   ulx3s_pll #(.OutMhz(ClkMhz)) u_pll (
     .clk_25mhz_i (clk_25mhz),
@@ -56,18 +48,11 @@ module ulx3s_top #(
     .ClkHz    (ClkMhz * 1_000_000),
     .Baud     (Baud),
     .RamBytes (RamBytes),
-    .RomBytes (16384),
+    .RomBytes (soc_regs_pkg::ROM_SIZE),
     .RamInit  (RamInit),
     .RomInit  (RomInit),
     .Sim      (1'b0),
-    .UcmBanks (UcmBanks),
-    .UcmSlots (UcmSlots),
-    .UcmDim   (UcmDim),
-    .UcmLanes (UcmLanes),
-    .UcmCellBits (UcmCellBits),
-    .UcmQBits    (UcmQBits),
-    .UcmAdcBits  (UcmAdcBits),
-    .UcmAdcCount (UcmAdcCount),
+    .UcmArray    (UcmArray),
     .SdramBytes  (SdramBytes)
   ) u_soc (
     .clk_i         (clk),
@@ -84,16 +69,7 @@ module ulx3s_top #(
     .array_req_o   (),             // the array is inside (ExternalArray = 0)
     .array_rsp_i   ('0),
     .array_irq_i   (1'b0),
-    .sdram_cke_o   (sdram_cke),
-    .sdram_cs_no   (sdram_csn),
-    .sdram_ras_no  (sdram_rasn),
-    .sdram_cas_no  (sdram_casn),
-    .sdram_we_no   (sdram_wen),
-    .sdram_ba_o    (sdram_ba),
-    .sdram_a_o     (sdram_a),
-    .sdram_dqm_o   (sdram_dqm),
-    .sdram_dq_o    (sdram_dq_out),
-    .sdram_dq_oe_o (sdram_dq_oe),
+    .sdram_o       (sdram),
     .sdram_dq_i    (sdram_d),
     .dram_clk_i    (1'b0),         // no LiteDRAM (Litedram = 0)
     .dram_rst_ni   (1'b0),
@@ -103,7 +79,10 @@ module ulx3s_top #(
     .dram_wb_i     ('0)
   );
 
-  assign sdram_d = sdram_dq_oe ? sdram_dq_out : 16'bz;
+  assign {sdram_cke, sdram_csn, sdram_rasn, sdram_casn, sdram_wen} =
+         {sdram.cke, sdram.cs_n, sdram.ras_n, sdram.cas_n, sdram.we_n};
+  assign {sdram_ba, sdram_a, sdram_dqm} = {sdram.ba, sdram.a, sdram.dqm};
+  assign sdram_d = sdram.dq_oe ? sdram.dq : 16'bz;
   // Low in the first half of each cycle, high in the second: ~clk, aligned
   // with the other outputs by the same kind of I/O register.
   ODDRX1F u_sdram_clk (.SCLK(clk), .RST(1'b0), .D0(1'b0), .D1(1'b1), .Q(sdram_clk));

@@ -1,4 +1,4 @@
-/* Maintenance of the data cache in front of external memory (docs/soc.md):
+/* Maintenance of the data cache in front of external memory (docs/soc/memory.md):
    each call runs Zicbom's cbo.* on every line that overlaps [p, p + bytes).
    Nothing else in the SoC reads or writes the SDRAM behind the core's back
    today (the instruction cache refills through this cache; icache.h); these

@@ -1,4 +1,4 @@
-/* The instruction cache in front of external memory (docs/soc.md): code
+/* The instruction cache in front of external memory (docs/soc/memory.md): code
    written to memory -- an upload, a patched routine -- runs after
    icache_sync(). It is fence.i: the instruction cache drops every line, and
    as its refills read through the data cache, they see what the stores

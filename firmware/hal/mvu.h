@@ -1,4 +1,4 @@
-/* The matrix-vector unit beside external memory (rtl/mvu/mvu.sv, docs/soc.md
+/* The matrix-vector unit beside external memory (rtl/mvu/mvu.sv, docs/soc/mvu.md
    "Matrix-vector unit"): a grouped int8 matrix in external memory times an
    int16 vector, one 64-bit sum per row, streamed past the data cache. */
 #ifndef HAL_MVU_H

@@ -54,6 +54,25 @@ package soc_bus_pkg;
     logic        init_error;
   } dram_wb_rsp_t;
 
+  // The SDR SDRAM's pins as its controller drives them (the ULX3S's chip: 16
+  // data lines, 4 banks, 13 address lines; the board makes DQ bidirectional
+  // and feeds the chip ~clk). DQ's input is a port of its own.
+  typedef struct packed {
+    logic        cke;
+    logic        cs_n;
+    logic        ras_n;
+    logic        cas_n;
+    logic        we_n;
+    logic [1:0]  ba;
+    logic [12:0] a;
+    logic [1:0]  dqm;
+    logic [15:0] dq;     // driven when dq_oe
+    logic        dq_oe;
+  } sdram_pins_t;
+
+  // A SoC without the SDRAM: clock disabled, deselected, DQ released.
+  localparam sdram_pins_t SdramIdle = {1'b0, 4'b1111, 2'b00, 13'b0, 2'b11, 16'b0, 1'b0};
+
   // $bits of the two types, for flat vectors with one slice per device
   // (Yosys 0.23 has no $bits of a type; tests/rtl/tb_xbar.sv checks these).
   localparam int unsigned BusReqW = 1 + 1 + 4 + 32 + 32;

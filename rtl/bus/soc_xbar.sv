@@ -19,11 +19,11 @@
 // which is why stores reach the RAM through ram_store_buffer.
 module soc_xbar
 #(
-  parameter int unsigned RomBytes  = 16384,
-  parameter int unsigned RamBytes  = 65536,
+  parameter int unsigned RomBytes,
+  parameter int unsigned RamBytes,
   parameter int unsigned NumPeriph = 4,
   parameter bit          HasArray  = 1'b1, // the ARRAY region answers
-  parameter int unsigned ExtBytes  = 0,     // external memory at EXT_BASE (0: none)
+  parameter int unsigned ExtBytes,         // external memory at EXT_BASE (0: none)
   parameter bit          HasMvu    = 1'b0    // the MVU region answers (beside external memory, on its port)
 ) (
   input  logic        clk_i,

@@ -1,6 +1,6 @@
 // The protocol checkers bound to the SoC's interfaces (simulation only:
 // the asserting simulator build, build/sim, and the memory testbenches;
-// docs/soc.md, "Assertions"). Each bind reaches every instance of its
+// docs/soc/assertions.md). Each bind reaches every instance of its
 // module.
 
 // The bus decoder's external-memory port: one access at a time.

@@ -1,4 +1,4 @@
-// The packed dot-product-accumulate instructions (custom-0, docs/soc.md):
+// The packed dot-product-accumulate instructions (custom-0, docs/soc/core.md):
 // rd + the sum of four (or two) signed products, wrapping at 32 bits.
 //   ucx.dot4   rd += s8(rs1.b0)*s8(rs2.b0) + ... + s8(rs1.b3)*s8(rs2.b3)
 //   ucx.dotlo  rd += s8(rs1.b0)*s16(rs2.h0) + s8(rs1.b1)*s16(rs2.h1)

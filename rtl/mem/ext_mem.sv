@@ -5,15 +5,15 @@
 // evaluate it as a model of its own beside the SoC (soc_top's
 // ExternalMemory), only in the cycles it can change: nothing in it moves
 // without a request, a refresh falling due (against now_i) or a transfer in
-// flight (docs/soc.md).
+// flight (docs/soc/memory.md).
 // With Mvu the matrix-vector unit (rtl/mvu) sits beside the cache: the bus
 // sends its region here too (the address XORed with EXT_BASE, as memory's),
 // and it reads the weights on the controller's port, which the cache shares
 // (mem_port_arbiter).
 module ext_mem
 #(
-  parameter int unsigned ClkHz           = 50_000_000,
-  parameter int unsigned SdramBytes      = 32 * 1024 * 1024,
+  parameter int unsigned ClkHz,
+  parameter int unsigned SdramBytes,
   parameter int unsigned SdramCasLatency = 2,
   parameter int unsigned DcacheBytes     = 8192,
   parameter int unsigned DcacheLineBytes = 32,
@@ -32,16 +32,7 @@ module ext_mem
   output logic [31:0]           hits_o,
   output logic [31:0]           misses_o,
 
-  output logic                  sdram_cke_o,
-  output logic                  sdram_cs_no,
-  output logic                  sdram_ras_no,
-  output logic                  sdram_cas_no,
-  output logic                  sdram_we_no,
-  output logic [1:0]            sdram_ba_o,
-  output logic [12:0]           sdram_a_o,
-  output logic [1:0]            sdram_dqm_o,
-  output logic [15:0]           sdram_dq_o,
-  output logic                  sdram_dq_oe_o,
+  output soc_bus_pkg::sdram_pins_t sdram_o,
   /* verilator lint_off UNUSEDSIGNAL */  // the SDRAM's without Litedram, the others with it
   input  logic [15:0]           sdram_dq_i,
 
@@ -187,16 +178,7 @@ module ext_mem
       .native_i       (dram_native_i)
     );
 
-    assign sdram_cke_o   = 1'b0;
-    assign sdram_cs_no   = 1'b1;
-    assign sdram_ras_no  = 1'b1;
-    assign sdram_cas_no  = 1'b1;
-    assign sdram_we_no   = 1'b1;
-    assign sdram_ba_o    = '0;
-    assign sdram_a_o     = '0;
-    assign sdram_dqm_o   = '1;
-    assign sdram_dq_o    = '0;
-    assign sdram_dq_oe_o = 1'b0;
+    assign sdram_o = soc_bus_pkg::SdramIdle;
   end else begin : g_sdram
     sdram_ctrl #(
       .ClkHz      (ClkHz),
@@ -217,16 +199,7 @@ module ext_mem
       .wdata_ready_o  (wdata_ready),
       .rdata_o        (rdata),
       .rdata_valid_o  (rdata_valid),
-      .sdram_cke_o,
-      .sdram_cs_no,
-      .sdram_ras_no,
-      .sdram_cas_no,
-      .sdram_we_no,
-      .sdram_ba_o,
-      .sdram_a_o,
-      .sdram_dqm_o,
-      .sdram_dq_o,
-      .sdram_dq_oe_o,
+      .sdram_o,
       .sdram_dq_i
     );
     assign dram_native_o = '0;

@@ -15,7 +15,7 @@
 // and then gives out one a cycle while it takes the next command: a line
 // thus costs one round trip across the clocks, not one per native word,
 // and a stream of reads (the matrix-vector unit's) overlaps each round trip
-// with the words of the read before (docs/soc.md).
+// with the words of the read before (docs/soc/memory.md).
 module litedram_port
 #(
   parameter int unsigned AddrW     = 26,  // word address bits of the memory (256 MB)

@@ -23,7 +23,7 @@
 // (ReadDelay).
 module sdram_ctrl
 #(
-  parameter int unsigned ClkHz      = 40_000_000,
+  parameter int unsigned ClkHz,
   parameter int unsigned CasLatency = 2,
   parameter int unsigned ReadDelay  = CasLatency + 1,
   parameter int unsigned RowBits    = 13,
@@ -55,16 +55,7 @@ module sdram_ctrl
   output logic [31:0]      rdata_o,
   output logic             rdata_valid_o,
 
-  output logic             sdram_cke_o,
-  output logic             sdram_cs_no,
-  output logic             sdram_ras_no,
-  output logic             sdram_cas_no,
-  output logic             sdram_we_no,
-  output logic [1:0]       sdram_ba_o,
-  output logic [12:0]      sdram_a_o,
-  output logic [1:0]       sdram_dqm_o,
-  output logic [15:0]      sdram_dq_o,
-  output logic             sdram_dq_oe_o,
+  output soc_bus_pkg::sdram_pins_t sdram_o,
   input  logic [15:0]      sdram_dq_i
 );
 
@@ -239,13 +230,13 @@ module sdram_ctrl
       bank_q          <= '0;
       col_q           <= '0;
       left_q          <= '0;
-      sdram_cke_o     <= 1'b0;
-      {sdram_cs_no, sdram_ras_no, sdram_cas_no, sdram_we_no} <= CmdNop;
-      sdram_ba_o      <= '0;
-      sdram_a_o       <= '0;
-      sdram_dqm_o     <= 2'b11;
-      sdram_dq_o      <= '0;
-      sdram_dq_oe_o   <= 1'b0;
+      sdram_o.cke     <= 1'b0;
+      {sdram_o.cs_n, sdram_o.ras_n, sdram_o.cas_n, sdram_o.we_n} <= CmdNop;
+      sdram_o.ba      <= '0;
+      sdram_o.a       <= '0;
+      sdram_o.dqm     <= 2'b11;
+      sdram_o.dq      <= '0;
+      sdram_o.dq_oe   <= 1'b0;
       rd_pipe_q       <= '0;
       half_q          <= 1'b0;
       low_q           <= '0;
@@ -271,13 +262,13 @@ module sdram_ctrl
       end
       if (cmd_d == CmdActive)                  since_act_q <= '0;
       else if (since_act_q < WaitW'(SinceMax)) since_act_q <= since_act_q + 1'b1;
-      sdram_cke_o <= 1'b1;
-      {sdram_cs_no, sdram_ras_no, sdram_cas_no, sdram_we_no} <= cmd_d;
-      sdram_ba_o    <= ba_d;
-      sdram_a_o     <= a_d;
-      sdram_dqm_o   <= dqm_d;
-      sdram_dq_o    <= dq_d;
-      sdram_dq_oe_o <= dq_oe_d;
+      sdram_o.cke <= 1'b1;
+      {sdram_o.cs_n, sdram_o.ras_n, sdram_o.cas_n, sdram_o.we_n} <= cmd_d;
+      sdram_o.ba    <= ba_d;
+      sdram_o.a     <= a_d;
+      sdram_o.dqm   <= dqm_d;
+      sdram_o.dq    <= dq_d;
+      sdram_o.dq_oe <= dq_oe_d;
       // Read data: the low half, then the word.
       rd_pipe_q     <= {rd_pipe_q[ReadDelay-2:0], issue_read};
       rdata_valid_o <= 1'b0;

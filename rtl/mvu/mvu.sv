@@ -7,7 +7,7 @@
 // -- transformer.c's tile_groups, which is its definition; the CPU scales
 // the sums. Only the weights cross the memory port, once: a SmolLM2 decode
 // is memory-bound, and the core's loads of the same words cost 2 cycles a
-// multiply-accumulate (docs/soc.md, "Matrix-vector unit").
+// multiply-accumulate (docs/soc/mvu.md).
 //
 // Fetch: per pair of (tile, group) steps one 16-word command of parameters,
 // then four of codes (two groups; two for an odd count's last pair, one

@@ -1,12 +1,12 @@
 // The SoC: core, bus decoder, boot ROM, RAM, peripherals, the UniCAIM
-// array block (UcmBanks = 0 leaves it out) and external memory: a data
+// array block (UcmArray = 0 leaves it out) and external memory: a data
 // cache in front of the SDR SDRAM controller, and an instruction cache
 // whose refills go through the data cache (SdramBytes = 0 leaves them out;
 // the pins are then idle).
 // Board wrappers (boards/) add clocking and pins; the simulator (sim/) drives
 // the ports directly. With ExternalArray the array block is outside, on the
 // array_* ports: the simulator evaluates it as a model of its own, only in
-// the cycles it can change (docs/soc.md); boards leave those ports open.
+// the cycles it can change (docs/soc/simulator.md); boards leave those ports open.
 // It gets the request the bus registers at the next edge and answers ahead;
 // the SoC registers the answer at that edge, where the block inside would
 // answer the registered request combinationally: the same cycle, and no
@@ -20,26 +20,22 @@
 // board wrapper or simulator instantiates the generated core there.
 module soc_top
 #(
-  parameter int unsigned ClkHz    = 50_000_000,
-  parameter int unsigned Baud     = 115_200,
-  parameter int unsigned RamBytes = 65536,
-  parameter int unsigned RomBytes = 16384,
+  // The platform's (boards/boards.toml): no defaults, so a build without
+  // them fails at elaboration.
+  parameter int unsigned ClkHz,
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned RomBytes,
   parameter              RamInit  = "",  // $readmemh images (strings)
   parameter              RomInit  = "",
   parameter bit          Sim      = 1'b0,
   parameter int unsigned GpioWidth = 8,
-  // UniCAIM array geometry (rtl/unicaim/ucm_block.sv).
-  parameter int unsigned UcmBanks    = 20,
-  parameter int unsigned UcmSlots    = 128,
-  parameter int unsigned UcmDim      = 8,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64,
-  parameter int unsigned UcmLanes    = 4,
+  // The UniCAIM array: a configuration of rtl/unicaim/arrays.toml by its
+  // number (ucm_arrays_pkg::UCM_ARRAY_<NAME>; 0: none).
+  parameter int unsigned UcmArray,
   parameter bit          ExternalArray = 1'b0,
   // External SDR SDRAM (16-bit, 4 banks, 512 columns): 32 MB on the ULX3S.
-  parameter int unsigned SdramBytes  = 0,
+  parameter int unsigned SdramBytes,
   parameter int unsigned SdramCasLatency = 2,
   parameter int unsigned DcacheBytes = 8192,
   parameter int unsigned DcacheLineBytes = 32,
@@ -82,16 +78,7 @@ module soc_top
   input  logic [31:0]           dcache_misses_i,
   /* verilator lint_on UNUSEDSIGNAL */
   // SDRAM pins (the board makes DQ bidirectional and feeds the chip ~clk).
-  output logic                 sdram_cke_o,
-  output logic                 sdram_cs_no,
-  output logic                 sdram_ras_no,
-  output logic                 sdram_cas_no,
-  output logic                 sdram_we_no,
-  output logic [1:0]           sdram_ba_o,
-  output logic [12:0]          sdram_a_o,
-  output logic [1:0]           sdram_dqm_o,
-  output logic [15:0]          sdram_dq_o,
-  output logic                 sdram_dq_oe_o,
+  output soc_bus_pkg::sdram_pins_t sdram_o,
   /* verilator lint_off UNUSEDSIGNAL */  // read only with SdramBytes, and Litedram
   input  logic [15:0]          sdram_dq_i,
   // LiteDRAM's user port and control bus, used with Litedram.
@@ -106,6 +93,13 @@ module soc_top
 
   // Peripheral windows in address order (see regmap.toml).
   localparam int unsigned NumPeriph = 5;
+  // The array's geometry, from its configuration (0 banks: none).
+  localparam int unsigned UcmBanks = ucm_arrays_pkg::banks(UcmArray);
+
+  if (UcmArray > ucm_arrays_pkg::UCM_ARRAY_COUNT) begin : g_bad_array
+    $fatal(1, "soc_top: UcmArray = %0d names no configuration of arrays.toml (0..%0d)", UcmArray,
+           ucm_arrays_pkg::UCM_ARRAY_COUNT);
+  end
 
   logic [31:0] ibus_addr, ibus_rdata;
   logic        ibus_err, ibus_hold, ibus_valid;
@@ -326,13 +320,13 @@ module soc_top
   if (UcmBanks != 0 && !ExternalArray) begin : g_array
     ucm_block #(
       .Banks    (UcmBanks),
-      .Slots    (UcmSlots),
-      .Dim      (UcmDim),
-      .CellBits (UcmCellBits),
-      .QBits    (UcmQBits),
-      .AdcBits  (UcmAdcBits),
-      .AdcCount (UcmAdcCount),
-      .Lanes    (UcmLanes)
+      .Slots    (ucm_arrays_pkg::slots(UcmArray)),
+      .Dim      (ucm_arrays_pkg::dim(UcmArray)),
+      .CellBits (ucm_arrays_pkg::cell_bits(UcmArray)),
+      .QBits    (ucm_arrays_pkg::q_bits(UcmArray)),
+      .AdcBits  (ucm_arrays_pkg::adc_bits(UcmArray)),
+      .AdcCount (ucm_arrays_pkg::adc_count(UcmArray)),
+      .Lanes    (ucm_arrays_pkg::lanes(UcmArray))
     ) u_array (
       .clk_i,
       .rst_ni,
@@ -421,16 +415,7 @@ module soc_top
       .rvalid_o      (ext_rvalid),
       .hits_o        (dcache_hits),
       .misses_o      (dcache_misses),
-      .sdram_cke_o,
-      .sdram_cs_no,
-      .sdram_ras_no,
-      .sdram_cas_no,
-      .sdram_we_no,
-      .sdram_ba_o,
-      .sdram_a_o,
-      .sdram_dqm_o,
-      .sdram_dq_o,
-      .sdram_dq_oe_o,
+      .sdram_o,
       .sdram_dq_i,
       .dram_clk_i,
       .dram_rst_ni,
@@ -459,16 +444,7 @@ module soc_top
       assign dcache_hits   = '0;
       assign dcache_misses = '0;
     end
-    assign sdram_cke_o   = 1'b0;
-    assign sdram_cs_no   = 1'b1;
-    assign sdram_ras_no  = 1'b1;
-    assign sdram_cas_no  = 1'b1;
-    assign sdram_we_no   = 1'b1;
-    assign sdram_ba_o    = '0;
-    assign sdram_a_o     = '0;
-    assign sdram_dqm_o   = '1;
-    assign sdram_dq_o    = '0;
-    assign sdram_dq_oe_o = 1'b0;
+    assign sdram_o = soc_bus_pkg::SdramIdle;
   end
 
 endmodule : soc_top

@@ -12,14 +12,14 @@
 // software registers are ucm_regs, the top-k and min-detect ucm_select, the
 // counters ucm_counters.
 module ucm_block #(
-  parameter int unsigned Banks    = 20,
-  parameter int unsigned Slots    = 128,
-  parameter int unsigned Dim      = 8,
-  parameter int unsigned CellBits = 3,   // 1 or 3
-  parameter int unsigned QBits    = 8,   // query bit planes, 2..8
-  parameter int unsigned AdcBits  = 10,
-  parameter int unsigned AdcCount = 64,  // >= Lanes
-  parameter int unsigned Lanes    = 4    // power of two dividing Slots (limits checked below)
+  parameter int unsigned Banks,
+  parameter int unsigned Slots,
+  parameter int unsigned Dim,
+  parameter int unsigned CellBits,  // 1 or 3
+  parameter int unsigned QBits,     // query bit planes, 2..8
+  parameter int unsigned AdcBits,
+  parameter int unsigned AdcCount,  // >= Lanes
+  parameter int unsigned Lanes      // power of two dividing Slots (limits checked below)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,

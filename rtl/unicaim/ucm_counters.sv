@@ -2,7 +2,7 @@
 // mode and the device events a cost model prices. What each cycle adds is
 // derived from the controller's state; docs/unicaim.md defines each event.
 module ucm_counters #(
-  parameter int unsigned Dim = 8
+  parameter int unsigned Dim
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,

@@ -14,12 +14,12 @@
 // to commit. EXACT: the plane sum of the arriving cells (plane_sum_q), then
 // the converter (code_o).
 module ucm_lane #(
-  parameter int unsigned Banks = 20,
-  parameter int unsigned Slots = 128,
-  parameter int unsigned Dim   = 8,
-  parameter int unsigned QBits = 8,
-  parameter int unsigned Lanes = 4,
-  parameter int unsigned Lane  = 0,
+  parameter int unsigned Banks,
+  parameter int unsigned Slots,
+  parameter int unsigned Dim,
+  parameter int unsigned QBits,
+  parameter int unsigned Lanes,
+  parameter int unsigned Lane,
   localparam int unsigned Rows      = Slots / Lanes,
   localparam int unsigned RowAw     = ucm_pkg::index_bits(Rows),
   localparam int unsigned MetaAw    = ucm_pkg::index_bits(Banks * Rows),

@@ -5,10 +5,10 @@
 // Registers and fields are placed by the generated soc_regs_pkg
 // (rtl/soc/regmap.toml); docs/unicaim.md describes them.
 module ucm_regs #(
-  parameter int unsigned Banks   = 20,
-  parameter int unsigned Slots   = 128,
-  parameter int unsigned Dim     = 8,
-  parameter int unsigned AdcBits = 10,
+  parameter int unsigned Banks,
+  parameter int unsigned Slots,
+  parameter int unsigned Dim,
+  parameter int unsigned AdcBits,
   parameter logic [31:0] GeomWord  = '0,  // the read-only geometry registers
   parameter logic [31:0] ShapeWord = '0,
   parameter logic [31:0] ConvWord  = '0,

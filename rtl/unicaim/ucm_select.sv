@@ -10,8 +10,8 @@
 // FIND_VICTIM: the valid unprotected slot with the lowest accumulator, then
 // the oldest position, then the lowest slot.
 module ucm_select #(
-  parameter int unsigned Dim   = 8,
-  parameter int unsigned Lanes = 4,
+  parameter int unsigned Dim,
+  parameter int unsigned Lanes,
   localparam int unsigned ScoreBits = ucm_pkg::score_bits(Dim),
   localparam int unsigned SearchW   = ScoreBits + 2,
   localparam int unsigned LaneBits  = $clog2(Lanes)

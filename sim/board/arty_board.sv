@@ -7,20 +7,15 @@
 // PHY and the DDR3 in place of both). The harness drives both clocks: the
 // SoC's and the controller's (LiteDRAM's user_clk is its input clock here).
 module arty_board #(
-  parameter int unsigned ClkMhz      = 50,
-  parameter int unsigned Baud        = 115_200,
-  parameter int unsigned RamBytes    = 131072,
-  parameter              RamInit     = "",
-  parameter              RomInit     = "",
-  parameter int unsigned UcmBanks    = 0,
-  parameter int unsigned UcmSlots    = 128,
-  parameter int unsigned UcmDim      = 8,
-  parameter int unsigned UcmLanes    = 2,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64,
-  parameter int unsigned SdramBytes  = 256 * 1024 * 1024
+  // The platform's (boards/boards.toml, through the generated parameter
+  // list): no defaults, so a build without them fails at elaboration.
+  parameter int unsigned ClkMhz,
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned SdramBytes,  // the DDR3 (LiteDRAM's simulation core)
+  parameter int unsigned UcmArray,    // arrays.toml's configuration (0: none)
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = ""
 ) (
   input  logic       clk,
   input  logic       dram_clk,
@@ -39,10 +34,8 @@ module arty_board #(
   por_reset u_por (.clk_i(clk), .locked_i(!user_rst), .rst_no(rst_n));  // after the controller's reset
 
   soc_top #(
-    .ClkHz (ClkMhz * 1_000_000), .Baud (Baud), .RamBytes (RamBytes), .RomBytes (16384),
-    .RamInit (RamInit), .RomInit (RomInit), .Sim (1'b0),
-    .UcmBanks (UcmBanks), .UcmSlots (UcmSlots), .UcmDim (UcmDim), .UcmLanes (UcmLanes),
-    .UcmCellBits (UcmCellBits), .UcmQBits (UcmQBits), .UcmAdcBits (UcmAdcBits), .UcmAdcCount (UcmAdcCount),
+    .ClkHz (ClkMhz * 1_000_000), .Baud (Baud), .RamBytes (RamBytes), .RomBytes (soc_regs_pkg::ROM_SIZE),
+    .RamInit (RamInit), .RomInit (RomInit), .Sim (1'b0), .UcmArray (UcmArray),
     .SdramBytes (SdramBytes), .Litedram (1'b1), .Mvu (1'b1), .LitedramModel (1'b1)
   ) u_soc (
     .clk_i (clk), .rst_ni (rst_n), .boot_addr_i (soc_regs_pkg::ROM_BASE), .tohost_addr_i (32'h0),
@@ -50,8 +43,7 @@ module arty_board #(
     .gpio_i ({7'b0, btn0}), .gpio_o (gpio_out), .exit_valid_o (), .exit_code_o (),
     .array_req_o (), .array_rsp_i ('0), .array_irq_i (1'b0),
     .ext_req_o (), .ext_now_o (), .ext_rsp_i ('0), .ext_rvalid_i (1'b0), .dcache_hits_i ('0), .dcache_misses_i ('0),
-    .sdram_cke_o (), .sdram_cs_no (), .sdram_ras_no (), .sdram_cas_no (), .sdram_we_no (), .sdram_ba_o (),
-    .sdram_a_o (), .sdram_dqm_o (), .sdram_dq_o (), .sdram_dq_oe_o (), .sdram_dq_i ('0),
+    .sdram_o (), .sdram_dq_i ('0),
     .dram_clk_i (user_clk), .dram_rst_ni (!user_rst), .dram_native_o (native_req), .dram_native_i (native_rsp),
     .dram_wb_o (wb_req), .dram_wb_i (wb_rsp)
   );

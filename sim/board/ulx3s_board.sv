@@ -6,20 +6,15 @@
 // (sdram_d) drives them while the FPGA does not, and what the FPGA drives
 // comes out on sdram_d_out where sdram_d_oe.
 module ulx3s_board #(
-  parameter int unsigned ClkMhz      = 40,
-  parameter int unsigned Baud        = 115_200,
-  parameter int unsigned RamBytes    = 131072,
-  parameter              RamInit     = "",
-  parameter              RomInit     = "",
-  parameter int unsigned UcmBanks    = 0,
-  parameter int unsigned UcmSlots    = 128,
-  parameter int unsigned UcmDim      = 8,
-  parameter int unsigned UcmLanes    = 2,
-  parameter int unsigned UcmCellBits = 3,
-  parameter int unsigned UcmQBits    = 8,
-  parameter int unsigned UcmAdcBits  = 10,
-  parameter int unsigned UcmAdcCount = 64,
-  parameter int unsigned SdramBytes  = 32 * 1024 * 1024
+  // The platform's (boards/boards.toml, through the generated parameter
+  // list): no defaults, so a build without them fails at elaboration.
+  parameter int unsigned ClkMhz,
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned SdramBytes,  // the SDRAM (0: leave it idle)
+  parameter int unsigned UcmArray,    // arrays.toml's configuration (0: none)
+  parameter              RamInit  = "",  // $readmemh images (strings)
+  parameter              RomInit  = ""
 ) (
   input  logic        clk_25mhz,
   input  logic        ftdi_txd,
@@ -42,16 +37,14 @@ module ulx3s_board #(
   wire [15:0] dq;
 
   ulx3s_top #(
-    .ClkMhz (ClkMhz), .Baud (Baud), .RamBytes (RamBytes), .RamInit (RamInit), .RomInit (RomInit),
-    .UcmBanks (UcmBanks), .UcmSlots (UcmSlots), .UcmDim (UcmDim), .UcmLanes (UcmLanes),
-    .UcmCellBits (UcmCellBits), .UcmQBits (UcmQBits), .UcmAdcBits (UcmAdcBits), .UcmAdcCount (UcmAdcCount),
-    .SdramBytes (SdramBytes)
+    .ClkMhz (ClkMhz), .Baud (Baud), .RamBytes (RamBytes), .SdramBytes (SdramBytes), .UcmArray (UcmArray),
+    .RamInit (RamInit), .RomInit (RomInit)
   ) u_top (
     .clk_25mhz, .ftdi_txd, .ftdi_rxd, .led, .btn_fire1, .sdram_clk, .sdram_cke, .sdram_csn, .sdram_rasn,
     .sdram_casn, .sdram_wen, .sdram_ba, .sdram_a, .sdram_dqm, .sdram_d (dq)
   );
 
-  assign dq = u_top.sdram_dq_oe ? 16'bz : sdram_d;
-  assign sdram_d_out = u_top.sdram_dq_out;
-  assign sdram_d_oe  = {16{u_top.sdram_dq_oe}};
+  assign dq = u_top.sdram.dq_oe ? 16'bz : sdram_d;
+  assign sdram_d_out = u_top.sdram.dq;
+  assign sdram_d_oe  = {16{u_top.sdram.dq_oe}};
 endmodule : ulx3s_board

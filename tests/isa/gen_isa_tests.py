@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Generate the table-driven parts of the ISA suite: every RV32IM register
 and immediate operation, every branch, every load/store width and offset,
-and the packed dot products (custom-0, docs/soc.md), over edge values, with
+and the packed dot products (custom-0, docs/soc/core.md), over edge values, with
 expected results from an independent Python model.
 
 usage: gen_isa_tests.py OUTDIR     (writes gen_alu.S, gen_muldiv.S, gen_branch.S, gen_mem.S, gen_mem_ext.S,

@@ -35,12 +35,11 @@ module tb_litedram;
   always #2.5 dram_clk = ~dram_clk;  // the controller: 5 ns
 
   ext_mem #(
-    .SdramBytes (1 << (AddrW + 2)), .DcacheBytes (SizeBytes), .DcacheLineBytes (LineBytes), .Litedram (1'b1)
+    .ClkHz (76_923_077), .SdramBytes (1 << (AddrW + 2)), .DcacheBytes (SizeBytes), .DcacheLineBytes (LineBytes), .Litedram (1'b1)
   ) u_ext_mem (
     .clk_i(clk), .rst_ni(rst_n), .now_i('0), .req_i(req), .rsp_o(rsp), .rvalid_o(rvalid),
     .hits_o(hits), .misses_o(misses),
-    .sdram_cke_o(), .sdram_cs_no(), .sdram_ras_no(), .sdram_cas_no(), .sdram_we_no(), .sdram_ba_o(),
-    .sdram_a_o(), .sdram_dqm_o(), .sdram_dq_o(), .sdram_dq_oe_o(), .sdram_dq_i('0),
+    .sdram_o(), .sdram_dq_i('0),
     .dram_clk_i(user_clk), .dram_rst_ni(!user_rst), .dram_native_o(native_req), .dram_native_i(native_rsp)
   );
   dramctl u_dramctl (

@@ -67,7 +67,7 @@ module tb_uart;
     dev_read(UART_BASE + 32'(UART_STATUS_OFFSET), d, e);
     tb_check(d[UART_STATUS_TX_IDLE_LSB] && !d[UART_STATUS_RX_VALID_LSB], "idle after reset");
     dev_read(UART_BASE + 32'(UART_DATA_OFFSET), d, e);
-    tb_check(d == 32'h8000_0000, "empty RX reads RX_EMPTY");
+    tb_check(d == 32'(1) << UART_DATA_RX_EMPTY_LSB, "empty RX reads RX_EMPTY");
 
     // Send three bytes; they come back through the loopback.
     foreach (sent[i]) sent.delete(i);

@@ -12,13 +12,19 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "platform"))
 
 import boot_tests  # noqa: E402
+import platforms  # noqa: E402
 import uartctl  # noqa: E402
 
-# What the ULX3S-85F build says (ClkMhz 40, 128 KiB of RAM, the array).
-EXPECTED = ["UCBOOT 1 ram 0x80000000+0x00020000 waiting", "clock    40000000 Hz",
-            "ram      128 KiB at 0x80000000", "ext      32 MiB at 0x40000000, data cache of 32-byte lines",
+# What the ULX3S-85F build says (its platform's clock, RAM, SDRAM; the array).
+ULX3S = platforms.platform("ulx3s-85f")
+RAM_BASE, EXT_BASE = (platforms.regions()[r][0] for r in ("RAM", "EXT"))
+EXPECTED = [f"UCBOOT 1 ram 0x{RAM_BASE:08x}+0x{ULX3S['ram_bytes']:08x} waiting",
+            f"clock    {ULX3S['clk_mhz'] * 1000000} Hz",
+            f"ram      {ULX3S['ram_bytes'] >> 10} KiB at 0x{RAM_BASE:08x}",
+            f"ext      {ULX3S['ext_bytes'] >> 20} MiB at 0x{EXT_BASE:08x}, data cache of 32-byte lines",
             "platform board, UniCAIM block"]
 IDLE_S = 600  # the gate-level simulator runs a few thousand cycles a second
 
@@ -41,7 +47,7 @@ def main():
     rc, err = boot_tests.finish(proc)
     print(text.replace("\r", ""))
     print(err.strip())
-    missing = [e for e in EXPECTED if e not in text] + ([] if line.startswith("RUN 0x80000000") else ["RUN"])
+    missing = [e for e in EXPECTED if e not in text] + ([] if line.startswith(f"RUN 0x{RAM_BASE:08x}") else ["RUN"])
     speed = re.search(r"BOARD cycles=(\d+) wall_s=([\d.]+) hz=(\d+)", err)
     print(f"BENCH ulx3s_netlist_boots {0 if missing else 1} bool")
     if speed:

@@ -17,7 +17,7 @@ embedding), RoPE cos/sin in Q14 for every position, tokenizer, chat
 template. Norm gains are Q16. A Grouped matrix starts at a multiple of
 GROUPED_ALIGN bytes from the image's start (zeros before it), and so do its
 scales after the codes: the SoC's matrix-vector unit reads both in 64-byte
-bursts (docs/soc.md).
+bursts (docs/soc/mvu.md).
 """
 import dataclasses
 import struct

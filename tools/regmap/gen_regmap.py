@@ -3,8 +3,12 @@
 register table from one register-map description (TOML).
 
 usage: gen_regmap.py MAP.toml --c OUT.h --sv OUT_pkg.sv --md OUT.md [--prefix NAME]
+       gen_regmap.py MAP.toml --docs DOC.md... [--check]
+The second form writes each block's tables into the docs' regmap blocks;
+with --check it writes nothing and fails, naming them, if any is stale.
 """
 import argparse
+import re
 import sys
 import tomllib
 
@@ -115,41 +119,88 @@ def gen_sv(spec, pkg):
     return "\n".join(out) + "\n"
 
 
+def md_regions(spec):
+    out = ["| region | base | size | description |", "|---|---|---|---|"]
+    out += [f"| {reg['name']} | `0x{reg['base']:08x}` | `0x{reg['size']:08x}` | {reg['desc']} |"
+            for reg in spec["region"]]
+    return out
+
+
+def md_block(blk):
+    """A block's registers, windows and constants as tables."""
+    out = ["| offset | register | access | description |", "|---|---|---|---|"]
+    for reg in blk["reg"]:
+        out.append(f"| `0x{reg['offset']:02x}` | `{blk['name']}_{reg['name']}` | {reg['access']} | "
+                   f"{reg['desc']}{md_fields(reg['fields'])} |")
+    if blk["window"]:
+        out += ["", "| window | offset | size | description |", "|---|---|---|---|"]
+        out += [f"| `{blk['name']}_{w['name']}_WINDOW` | `0x{w['offset']:04x}` | `0x{w['size']:04x}` | "
+                f"{w['desc']}{md_fields(w['fields'])} |" for w in blk["window"]]
+    if blk["const"]:
+        out += ["", "| constant | value | meaning |", "|---|---|---|"]
+        out += [f"| `{blk['name']}_{c['name']}` | {c['value']} | {c['desc']} |" for c in blk["const"]]
+    return out
+
+
 def gen_md(spec, title):
     out = [f"# {title}", "", "Generated from `rtl/soc/regmap.toml` by `tools/regmap/gen_regmap.py`.", ""]
     if spec.get("region"):
-        out += ["## Memory map", "", "| region | base | size | description |", "|---|---|---|---|"]
-        for reg in spec["region"]:
-            out.append(f"| {reg['name']} | `0x{reg['base']:08x}` | `0x{reg['size']:08x}` | {reg['desc']} |")
-        out.append("")
+        out += ["## Memory map", ""] + md_regions(spec) + [""]
     for blk in spec.get("block", []):
-        out += [f"## {blk['name']} — base `0x{blk['base']:08x}`", "", blk["desc"], "",
-                "| offset | register | access | description |", "|---|---|---|---|"]
-        for reg in blk["reg"]:
-            out.append(f"| `0x{reg['offset']:02x}` | `{blk['name']}_{reg['name']}` | {reg['access']} | "
-                       f"{reg['desc']}{md_fields(reg['fields'])} |")
-        out.append("")
-        if blk["window"]:
-            out += ["| window | offset | size | description |", "|---|---|---|---|"]
-            out += [f"| `{blk['name']}_{w['name']}_WINDOW` | `0x{w['offset']:04x}` | `0x{w['size']:04x}` | "
-                    f"{w['desc']}{md_fields(w['fields'])} |" for w in blk["window"]]
-            out.append("")
-        if blk["const"]:
-            out += ["| constant | value | meaning |", "|---|---|---|"]
-            out += [f"| `{blk['name']}_{c['name']}` | {c['value']} | {c['desc']} |" for c in blk["const"]]
-            out.append("")
+        out += [f"## {blk['name']} — base `0x{blk['base']:08x}`", "", blk["desc"], ""] + md_block(blk) + [""]
     return "\n".join(out)
+
+
+# In the docs, each  <!-- regmap: NAME -->...<!-- /regmap -->  holds block
+# NAME's base, description and tables (or the memory map, NAME = regions).
+DOC_BLOCK = re.compile(r"(<!-- regmap: (\S+) -->\n)(.*?)(<!-- /regmap -->)", re.S)
+
+
+def fill_docs(spec, docs, check):
+    """Writes the tables into the docs' blocks; with check, only lists the docs that differ."""
+    blocks = {blk["name"]: blk for blk in spec.get("block", [])}
+    stale = []
+    for doc in docs:
+        with open(doc) as f:
+            text = f.read()
+
+        def fill(m):
+            name = m.group(2)
+            if name != "regions" and name not in blocks:
+                sys.exit(f"{doc}: no block {name} in the register map")
+            if name == "regions":
+                rows = md_regions(spec)
+            else:
+                blk = blocks[name]
+                rows = [f"Base `0x{blk['base']:08x}`. {blk['desc']}", ""] + md_block(blk)
+            return m.group(1) + "\n".join(rows) + "\n" + m.group(4)
+        new = DOC_BLOCK.sub(fill, text)
+        if new != text:
+            stale.append(doc)
+            if not check:
+                with open(doc, "w") as f:
+                    f.write(new)
+    return stale
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("map")
-    ap.add_argument("--c", required=True)
-    ap.add_argument("--sv", required=True)
-    ap.add_argument("--md", required=True)
+    ap.add_argument("--c")
+    ap.add_argument("--sv")
+    ap.add_argument("--md")
     ap.add_argument("--prefix", default="soc_regs")
+    ap.add_argument("--docs", nargs="+")
+    ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     spec = load(args.map)
+    if args.docs:
+        stale = fill_docs(spec, args.docs, args.check)
+        if stale and args.check:
+            sys.exit("register tables out of date (make docs-regs): " + " ".join(stale))
+        return
+    if not (args.c and args.sv and args.md):
+        ap.error("--c, --sv and --md are needed, or --docs")
     with open(args.c, "w") as f:
         f.write(gen_c(spec, args.prefix.upper() + "_H"))
     with open(args.sv, "w") as f:

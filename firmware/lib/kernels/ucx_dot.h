@@ -1,4 +1,4 @@
-/* The packed dot products (the SoC's custom-0 instructions, docs/soc.md):
+/* The packed dot products (the SoC's custom-0 instructions, docs/soc/core.md):
    ACC plus the sum of four or two signed products, wrapping at 32 bits.
      ucx_dot4(acc, a, b)   acc + s8(a.b0)*s8(b.b0) + ... + s8(a.b3)*s8(b.b3)
      ucx_dotlo(acc, a, b)  acc + s8(a.b0)*s16(b.h0) + s8(a.b1)*s16(b.h1)

@@ -3,11 +3,11 @@
 // The bus hands over a registered request; reads are answered in the same
 // cycle.
 module sysctl #(
-  parameter int unsigned ClkHz    = 50_000_000,
-  parameter int unsigned Baud     = 115_200,
-  parameter int unsigned RamBytes = 65536,
-  parameter int unsigned RomBytes = 16384,
-  parameter int unsigned ExtBytes = 0,
+  parameter int unsigned ClkHz,
+  parameter int unsigned Baud,
+  parameter int unsigned RamBytes,
+  parameter int unsigned RomBytes,
+  parameter int unsigned ExtBytes,
   parameter int unsigned DcacheLineBytes = 0,
   parameter logic [31:0] Features = 32'h0
 ) (
