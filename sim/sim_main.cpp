@@ -294,13 +294,15 @@ int main(int argc, char **argv) {
     dram.clock(cycle, dram_req);
 #elif SIM_SDRAM_BYTES
     // Most cycles the controller sends no command (a NOP, or CS high) and
-    // holds CKE high: the chip model has nothing to do.
-    const SdramPins sdram_pins = SdramPins::from_port(pins->sdram_o);
-    const bool command = pins_moved && !sdram_pins.idle();
-    if ((command || !sdram_idle) && !sdram.clock(cycle, sdram_pins)) {
-      sdram_broken = true;
-      exit_code = kExitSdram;
-      break;
+    // holds CKE high: the chip model has nothing to do, and the pins are
+    // read only when they moved or the chip is busy.
+    if (pins_moved || !sdram_idle) {
+      const SdramPins sdram_pins = SdramPins::from_port(pins->sdram_o);
+      if ((!sdram_idle || !sdram_pins.idle()) && !sdram.clock(cycle, sdram_pins)) {
+        sdram_broken = true;
+        exit_code = kExitSdram;
+        break;
+      }
     }
 #endif
 #ifdef SIM_EXTERNAL_ARRAY
