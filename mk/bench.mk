@@ -113,7 +113,7 @@ $(BENCH_DIR)/lm.txt $(BENCH_DIR)/lm_curve.csv &: $(LLM_BUILD)/llm_eval $(LLM_IMA
 
 bench: $(BENCH_DIR)/lm.txt
 
-# The README's console session, as the simulated SoC answers it now.
+# docs/llm.md's console session, as the simulated SoC answers it now.
 $(BENCH_DIR)/llm_session.md: $(SIM_BIN) $(FW_BUILD)/llm.elf tests/fw/llm_session.txt
 	@mkdir -p $(BENCH_DIR)
 	$(PYTHON) tools/uartctl.py sim --elf $(FW_BUILD)/llm.elf --script tests/fw/llm_session.txt \
