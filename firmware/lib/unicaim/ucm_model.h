@@ -53,6 +53,7 @@ typedef struct {
   int32_t *similarity; /* SEARCH's per-slot S (the search memory) */
   int8_t *qlevel;      /* scratch: the query's CAM levels, dim */
   int8_t *plane_mask;  /* scratch: EXACT's query bit planes as byte masks (0 / -1), q_bits x dim */
+  int8_t *qvalue;      /* scratch: EXACT's query as the signed q_bits-bit number its planes weigh */
   /* Registers. */
   uint32_t cmd, status, result, irq_enable, pos_reg, acc_init, threshold;
   uint32_t cam_cfg, adc_cfg, noise_cfg, seed, slot_meta, slot_acc, slot_valid_count;
