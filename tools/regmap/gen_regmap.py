@@ -27,6 +27,17 @@ def load(path):
         blk.setdefault("window", [])
         for w in blk["window"]:
             w.setdefault("fields", [])
+            # Decoders compare the bits above a window's size with its offset.
+            if w["size"] & (w["size"] - 1) or w["offset"] % w["size"]:
+                sys.exit(f"{path}: {blk['name']}.{w['name']}: size not a power of two or offset not aligned to it")
+        spans = sorted((w["offset"], w["offset"] + w["size"], w["name"]) for w in blk["window"])
+        for (_, end, name), (start, _, nxt) in zip(spans, spans[1:]):
+            if start < end:
+                sys.exit(f"{path}: {blk['name']}: windows {name} and {nxt} overlap")
+        regs = next((w for w in blk["window"] if w["name"] == "REGS"), None)
+        for reg in blk["reg"]:
+            if regs and reg["offset"] >= regs["size"]:
+                sys.exit(f"{path}: {blk['name']}.{reg['name']}: offset outside the REGS window")
         blk.setdefault("const", [])
         # A block filling a region of its name (MVU) takes the region's BASE.
         region = next((r for r in spec.get("region", []) if r["name"] == blk["name"]), None)

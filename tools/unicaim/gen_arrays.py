@@ -8,8 +8,8 @@ The configurations are numbered in the file's order from 1; 0 is none (no
 array). soc_top and the board wrappers take the number (UcmArray) and read
 the geometry from the package (ucm_arrays_pkg: UCM_ARRAY_<NAME> and one
 function per field), so a geometry is typed only in arrays.toml.
-UCM_ARRAY_NAMES lists the configurations; for each NAME (upper-cased below,
-and NONE):
+UCM_ARRAY_NAMES lists the configurations; UCM_NAME_<name> is a name's
+upper-case form (NAME below, and NONE for none); for each NAME:
   UCM_<NAME>_<FIELD>    each field (BANKS, SLOTS, DIM, CELL_BITS, ...)
   UCM_<NAME>_BLOCK_G    ucm_block's Verilator parameters (-GBanks=...)
   UCM_<NAME>_BLOCK_CH   ucm_block's for Yosys chparam (-set Banks ...)
@@ -65,10 +65,11 @@ def main():
           "UCM_ARRAY_NAMES := " + " ".join(arrays)]
     c = [f"/* Generated from {args.toml} by tools/unicaim/gen_arrays.py: do not edit. */",
          "#ifndef UCM_ARRAYS_H", "#define UCM_ARRAYS_H", ""]
-    mk += ["UCM_NONE_SOC_G := -GUcmArray=0", "UCM_NONE_SOC_PARAMS := UcmArray=0"]
+    mk += ["UCM_NAME_none := NONE", "UCM_NONE_SOC_G := -GUcmArray=0", "UCM_NONE_SOC_PARAMS := UcmArray=0"]
     for index, (name, cfg) in enumerate(arrays.items(), 1):
         check(name, cfg)
         up = name.upper()
+        mk.append(f"UCM_NAME_{name} := {up}")
         for f, _ in FIELDS:
             mk.append(f"UCM_{up}_{f.upper()} := {cfg[f]}")
         mk.append(f"UCM_{up}_BLOCK_G := " + " ".join(f"-G{p}={cfg[f]}" for f, p in FIELDS))

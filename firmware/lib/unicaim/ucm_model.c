@@ -393,22 +393,29 @@ static void command(ucm_model_t *m, uint32_t cmd) {
 
 /* ------------------------------------------------------------ bus */
 
-/* Which part of the window an offset falls in; *index is the word or byte. */
+/* Which part of the block's window an offset falls in; *index is the word
+   within that part. */
 typedef enum { AREA_NONE, AREA_REG, AREA_STEP, AREA_KEY, AREA_QUERY, AREA_LIST, AREA_SCORE } area_t;
+
+/* Is OFFSET in the window of SIZE bytes (a power of two) at BASE? *word: its
+   word there. */
+static int in_window(uint32_t offset, uint32_t base, uint32_t size, uint32_t *word) {
+  *word = (offset & (size - 1)) >> 2;
+  return (offset & ~(size - 1)) == base;
+}
 
 static area_t decode(const ucm_model_t *m, uint32_t offset, uint32_t *index) {
   const ucm_geom_t *g = &m->geom;
-  *index = (offset & 0x3FFF) >> 2;
-  if (offset < 0x100) return AREA_REG;
-  if (offset >= UCM_STEP_WINDOW && offset < UCM_STEP_WINDOW + UCM_STEP_WINDOW_SIZE)
-    return (*index & 0xFF) < g->banks ? (*index &= 0xFF, AREA_STEP) : AREA_NONE;
-  if (offset >= UCM_KEY_WINDOW && offset < UCM_KEY_WINDOW + UCM_KEY_WINDOW_SIZE)
-    return (*index &= 0xFF) * 4 < g->dim ? AREA_KEY : AREA_NONE;
-  if (offset >= UCM_QUERY_WINDOW && offset < UCM_QUERY_WINDOW + UCM_QUERY_WINDOW_SIZE)
-    return (*index &= 0xFF) * 4 < g->dim ? AREA_QUERY : AREA_NONE;
-  if (offset >= UCM_LIST_WINDOW && offset < UCM_LIST_WINDOW + UCM_LIST_WINDOW_SIZE)
+  if (in_window(offset, UCM_REGS_WINDOW, UCM_REGS_WINDOW_SIZE, index)) return AREA_REG;
+  if (in_window(offset, UCM_STEP_WINDOW, UCM_STEP_WINDOW_SIZE, index))
+    return *index < g->banks ? AREA_STEP : AREA_NONE;
+  if (in_window(offset, UCM_KEY_WINDOW, UCM_KEY_WINDOW_SIZE, index))
+    return *index * 4 < g->dim ? AREA_KEY : AREA_NONE;
+  if (in_window(offset, UCM_QUERY_WINDOW, UCM_QUERY_WINDOW_SIZE, index))
+    return *index * 4 < g->dim ? AREA_QUERY : AREA_NONE;
+  if (in_window(offset, UCM_LIST_WINDOW, UCM_LIST_WINDOW_SIZE, index))
     return *index < g->slots ? AREA_LIST : AREA_NONE;
-  if (offset >= UCM_SCORE_WINDOW && offset < UCM_SCORE_WINDOW + UCM_SCORE_WINDOW_SIZE)
+  if (in_window(offset, UCM_SCORE_WINDOW, UCM_SCORE_WINDOW_SIZE, index))
     return *index < g->slots ? AREA_SCORE : AREA_NONE;
   return AREA_NONE;
 }
@@ -427,7 +434,7 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
   const ucm_geom_t *g = &m->geom;
   uint32_t idx;
   *value = 0;
-  switch (decode(m, offset & 0xFFFC, &idx)) {
+  switch (decode(m, offset & (ARRAY_SIZE - 4), &idx)) {
     case AREA_STEP:
       *value = m->step[idx];
       return 0;
@@ -448,7 +455,7 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
     case AREA_REG:
       break;
   }
-  uint32_t reg = offset & 0xFC;
+  uint32_t reg = offset & (UCM_REGS_WINDOW_SIZE - 4);
   if (reg >= UCM_CYC_WRITE_OFFSET && reg < UCM_CYC_WRITE_OFFSET + 4 * UCM_COUNTERS) {
     *value = m->counter[(reg - UCM_CYC_WRITE_OFFSET) / 4];
     return 0;
@@ -529,7 +536,7 @@ static void write_trim(ucm_model_t *m, uint32_t *reg, uint32_t value, int in_ran
 
 int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be) {
   uint32_t idx;
-  switch (decode(m, offset & 0xFFFC, &idx)) {
+  switch (decode(m, offset & (ARRAY_SIZE - 4), &idx)) {
     case AREA_STEP:
       if (be & 1) m->step[idx] = (uint8_t)value;
       return 0;
@@ -548,7 +555,7 @@ int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be
     case AREA_REG:
       break;
   }
-  switch (offset & 0xFC) {
+  switch (offset & (UCM_REGS_WINDOW_SIZE - 4)) {
     case UCM_CMD_OFFSET:
       command(m, value);
       break;
