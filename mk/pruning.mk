@@ -158,16 +158,24 @@ $(PRUNE_OUT)/smol_%.out: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/test_%.tasks
 	@mkdir -p $(PRUNE_OUT)
 	$(PRUNE) $(SMOL_IMAGE) gen $(SMOL_TASK_DIR)/test_$*.tasks --budgets 10,20,25,50 --tag $(SMOL_TAG_$*) > $@.tmp
 	mv $@.tmp $@
+# The issue's claims are on the array with its hardware effects: 2k tokens
+# through the golden model of the SmolLM2 build's array (BENCH
+# retr_em_<policy>_b<budget>_hw_smol).
+SMOL_RUNS := $(SMOL_LENGTHS:%=smol_%) smol_hw_2048
+$(PRUNE_OUT)/smol_hw_%.out: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/test_%.tasks
+	@mkdir -p $(PRUNE_OUT)
+	$(PRUNE) $(SMOL_IMAGE) gen $(SMOL_TASK_DIR)/test_$*.tasks --budgets 10,20,25,50 --hw --tag $(SMOL_TAG_$*) > $@.tmp
+	mv $@.tmp $@
 
 .PHONY: bench-prune-smol tune-prune-smol
 bench-prune-smol: $(BENCH_DIR)/prune_smol.txt
-$(BENCH_DIR)/prune_smol.txt: $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.out) tools/llm/plot_pruning.py \
+$(BENCH_DIR)/prune_smol.txt: $(SMOL_RUNS:%=$(PRUNE_OUT)/%.out) tools/llm/plot_pruning.py \
                              tools/llm/results_tables.py $(PLOT_STAMP)
-	for f in $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.out); do grep -v '^BENCH' $$f > $${f%.out}.csv; done
-	$(PYTHON) tools/llm/results_tables.py $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.csv) > $(BENCH_DIR)/prune_smol_tables.md
+	for f in $(SMOL_RUNS:%=$(PRUNE_OUT)/%.out); do grep -v '^BENCH' $$f > $${f%.out}.csv; done
+	$(PYTHON) tools/llm/results_tables.py $(SMOL_RUNS:%=$(PRUNE_OUT)/%.csv) > $(BENCH_DIR)/prune_smol_tables.md
 	$(PYTHON) tools/llm/plot_pruning.py $(BENCH_DIR) --reference "$$($(PRUNE) --list | head -1 | cut -d' ' -f1)" \
-	  $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.csv)
-	grep -h '^BENCH' $(SMOL_LENGTHS:%=$(PRUNE_OUT)/smol_%.out) > $@
+	  $(SMOL_RUNS:%=$(PRUNE_OUT)/%.csv)
+	grep -h '^BENCH' $(SMOL_RUNS:%=$(PRUNE_OUT)/%.out) > $@
 	cat $@
 
 # SnapKV on the fp32 reference (tools/llm/snapkv_fp32.py, no code shared

@@ -38,13 +38,11 @@ static int cmd_sleep(int argc, char **argv) {
 }
 
 static const cmd_t commands[] = {
-    {"help", "", "this list", console_cmd_help},
+    CONSOLE_CMD_HELP,
     {"echo", "<words...>", "print the words", cmd_echo},
-    {"info", "", "system information", console_cmd_info},
-    {"counters", "", "cycle/instret/time and CPI since last call", console_cmd_counters},
     {"led", "<0..255>", "set the LEDs, show the buttons", cmd_led},
     {"sleep", "<ms>", "wait on the timer", cmd_sleep},
-    {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
+    CONSOLE_CMDS_SYSTEM,
     {NULL, NULL, NULL, NULL},
 };
 

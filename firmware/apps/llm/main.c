@@ -580,7 +580,7 @@ static int cmd_device(int argc, char **argv) {
 }
 
 static const cmd_t commands[] = {
-    {"help", "", "this list", console_cmd_help},
+    CONSOLE_CMD_HELP,
     {"model", "", "the model's shape", cmd_model},
 #if LLM_MVU
     {"mvu", "[on | off]", "grouped matrix products on the matrix-vector unit or the core", cmd_mvu},
@@ -593,9 +593,7 @@ static const cmd_t commands[] = {
     {"kv", "[dense | unicaim [k] [ideal | digital]]", "attention in software or through the array block", cmd_kv},
     {"policy", "[list | name [positions | N%] [key=value...]]", "KV-cache pruning policy (budget: positions or % of the context)", cmd_policy},
     {"device", "[sigma= noise= stuck= gain= shift= adc=]", "the array's non-idealities and ADC", cmd_device},
-    {"info", "", "system information", console_cmd_info},
-    {"counters", "", "cycle/instret/time and CPI since last call", console_cmd_counters},
-    {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit},
+    CONSOLE_CMDS_SYSTEM,
     {NULL, NULL, NULL, NULL},
 };
 

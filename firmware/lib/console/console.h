@@ -27,4 +27,11 @@ int console_cmd_exit(int argc, char **argv);
 int console_cmd_info(int argc, char **argv);
 int console_cmd_counters(int argc, char **argv);
 
+/* Their entries, for a demo's table: help first, the others last. */
+#define CONSOLE_CMD_HELP {"help", "", "this list", console_cmd_help}
+#define CONSOLE_CMDS_SYSTEM                                                               \
+  {"info", "", "system information", console_cmd_info},                                   \
+      {"counters", "", "cycle/instret/time and CPI since last call", console_cmd_counters}, \
+      {"exit", "[code]", "end the program (simulation: exit code)", console_cmd_exit}
+
 #endif
