@@ -5,10 +5,6 @@
 # nextpnr-ecp5. The bitstream holds the bootloader in ROM and BOARD_APP in RAM.
 BOARD         ?= ulx3s
 ULX3S_VARIANT ?= 85f
-# The platform's clock and array (boards/boards.toml) unless given: 50 MHz
-# without the array (nextpnr: 49.6-56 MHz), 30 too; the array
-# (arrays.toml): board (stories260K's, nextpnr reaches 41.8-45 MHz),
-# board_retr (the retrieval model's), or none.
 BOARDS         := ulx3s arty
 ULX3S_VARIANTS := $(patsubst ulx3s-%,%,$(filter ulx3s-%,$(PLATFORMS)))
 ARTY_PARTS     := $(patsubst arty-%,%,$(filter arty-%,$(PLATFORMS)))
@@ -22,6 +18,10 @@ ifeq ($(filter $(ULX3S_VARIANT),$(ULX3S_VARIANTS)),)
 $(error ULX3S_VARIANT=$(ULX3S_VARIANT) is not an ULX3S variant (valid: $(ULX3S_VARIANTS)))
 endif
 endif
+# The platform's clock and array (boards/boards.toml) unless given: 50 MHz
+# without the array (nextpnr: 49.6-56 MHz), 30 too; the array
+# (arrays.toml): board (stories260K's, nextpnr reaches 41.8-45 MHz),
+# board_retr (the retrieval model's), or none.
 ULX3S_PLATFORM := $(call platform_name,ulx3s-$(ULX3S_VARIANT))
 ULX3S_MHZ     ?= $($(ULX3S_PLATFORM)_CLK_MHZ)
 ULX3S_ARRAY   ?= $($(ULX3S_PLATFORM)_ARRAY)
