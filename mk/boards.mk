@@ -80,7 +80,7 @@ $(ULX3S_IMAGES)/ram.hex: $(FW_BUILD)/$(BOARD_APP).elf tools/elf2hex.py
 # clock and array, as NAME=VALUE (numbers) and NAME=PATH (the memory
 # images), turned into Yosys's chparam and Verilator's -G: the bitstream and
 # the board simulators (mk/board_sim.mk) build the same design.
-ulx3s_params  = $(filter-out ClkMhz=% UcmArray=% Baud=%,$($(ULX3S_PLATFORM)_PARAMS)) ClkMhz=$(strip $(ULX3S_MHZ)) \
+ulx3s_params  = $($(ULX3S_PLATFORM)_MEMORY_PARAMS) ClkMhz=$(strip $(ULX3S_MHZ)) \
                 Baud=$(or $(2),$($(ULX3S_PLATFORM)_BAUD)) $(UCM_$(call ucm_name,$(1))_SOC_PARAMS)
 ulx3s_images  = RamInit=$(abspath $(ULX3S_IMAGES)/ram.hex) RomInit=$(abspath $(ULX3S_IMAGES)/rom.hex)
 ulx3s_chparam = $(foreach p,$(call ulx3s_params,$(1),$(2)),-set $(subst =, ,$(p))) \

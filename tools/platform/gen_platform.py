@@ -73,8 +73,10 @@ def main():
         up = "PLATFORM_" + name.upper().replace("-", "_")
         mk.append(f"PLATFORM_NAME_{name} := {up}")
         mk += [f"{up}_{f.upper()} := {plat[f]}" for f in FIELDS]
-        mk.append(f"{up}_PARAMS = ClkMhz={plat['clk_mhz']} Baud={plat['baud']} RamBytes={plat['ram_bytes']} "
-                  f"SdramBytes={plat['ext_bytes']} $(UCM_{plat['array'].upper()}_SOC_PARAMS)")
+        # The memories apart: a build may choose its own clock, rate and array.
+        mk.append(f"{up}_MEMORY_PARAMS := RamBytes={plat['ram_bytes']} SdramBytes={plat['ext_bytes']}")
+        mk.append(f"{up}_PARAMS = ClkMhz={plat['clk_mhz']} Baud={plat['baud']} $({up}_MEMORY_PARAMS) "
+                  f"$(UCM_{plat['array'].upper()}_SOC_PARAMS)")
 
     ld = [f"/* Generated from {args.regmap} by tools/platform/gen_platform.py: do not edit. */", "MEMORY", "{"]
     ld += [f"  {name} ({r['memory']}) : ORIGIN = 0x{r['base']:08x}, LENGTH = {r['size']}"
