@@ -34,7 +34,8 @@ $(LLM_BUILD)/llm_eval: tools/llm/llm_eval.c tools/llm/ref_fp32.c tools/llm/host_
 $(LLM_BUILD)/prune_eval: tools/llm/prune_eval.c tools/llm/host_file.c tools/llm/task_file.c tools/llm/task_file.h \
                          tools/llm/logits.c tools/llm/logits.h tools/llm/prompt_tape.c tools/llm/prompt_tape.h \
                          tools/llm/host_kernels.c tools/llm/host_kernels.h tools/llm/bank_scales.c \
-                         tools/llm/bank_scales.h $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
+                         tools/llm/bank_scales.h tools/llm/gen_journal.c tools/llm/gen_journal.h \
+                         $(LLM_LIB_SRCS) $(LLM_LIB_HDRS)
 	@mkdir -p $(LLM_BUILD)
 	$(call quiet,HOSTCC,$@)$(HOST_CC) $(HOST_CFLAGS) -Itools/llm $(filter %.c,$^) -o $@ -lm
 

@@ -48,7 +48,7 @@ PRUNE_ARGS_retrieval_ablations := $(RETR_TEST) --budgets 25 --hw --ablations
 PRUNE_ARGS_retrieval_paper     := $(RETR_TEST) --policies array --positions 576 --set h=512 --slots 576 --hw
 PRUNE_ARGS_retrieval_multi     := $(PRUNE) $(RETR_IMAGE) tasks $(PRUNE_MULTI) --budgets 25 --tag multi
 
-$(PRUNE_OUT)/%.out: $(PRUNE) $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TEST) $(PRUNE_MULTI)
+$(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out): $(PRUNE_OUT)/%.out: $(PRUNE) $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_TEST) $(PRUNE_MULTI)
 	@mkdir -p $(PRUNE_OUT)
 	$(PRUNE_ARGS_$*) > $@.tmp
 	mv $@.tmp $@
@@ -135,7 +135,8 @@ tune-retr-ulx3s: $(PRUNE) $(RETR_IMAGE) $(PRUNE_DEV)
 # seeds 5000 + length; test set: the odd ones, seeds 6000 + length. The
 # test run at 2k tokens carries the issue's names (_smol); 1k and 4k are
 # tagged smol1k, smol4k. Minutes a task at 2k on one core (docs/pruning.md,
-# "Cost"): make -j2 runs two lengths at a time, days in all.
+# "Cost"): make -j2 runs two lengths at a time, days in all, over as many
+# invocations as it takes (the journals below).
 SMOL_TASK_DIR   := $(SMOL_BUILD)/tasks
 SMOL_LENGTHS    := 1024 2048 4096
 SMOL_TEST_TASKS := 100
@@ -154,17 +155,29 @@ $(SMOL_TASK_DIR)/dev_%.tasks: $(SMOL_TASK_SRCS) $(SMOL_GGUF) | $(SMOL_TEXT_STAMP
 	$(SMOL_PY) tools/llm/smol_tasks.py $(SMOL_GGUF) $@ --len $* --per-kind $(SMOL_DEV_TASKS) --seed $$((5000 + $*)) \
 	  --split dev
 
-$(PRUNE_OUT)/smol_%.out: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/test_%.tasks
+# Each run keeps its finished tasks in a journal (prune_eval --journal): a
+# sweep stopped part way, at a session's end, say, goes on from them when
+# make runs it again. The journal starts empty when the program, the model
+# or the tasks change (touch it to keep it through a change that leaves
+# the results alone).
+.PRECIOUS: $(PRUNE_OUT)/smol_%.journal $(PRUNE_OUT)/smol_hw_%.journal $(SMOL_TASK_DIR)/%.tasks
+$(PRUNE_OUT)/smol_%.journal: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/test_%.tasks
 	@mkdir -p $(PRUNE_OUT)
-	$(PRUNE) $(SMOL_IMAGE) gen $(SMOL_TASK_DIR)/test_$*.tasks --budgets 10,20,25,50 --tag $(SMOL_TAG_$*) > $@.tmp
+	rm -f $@ && touch $@
+$(PRUNE_OUT)/smol_%.out: $(PRUNE_OUT)/smol_%.journal
+	$(PRUNE) $(SMOL_IMAGE) gen $(SMOL_TASK_DIR)/test_$*.tasks --budgets 10,20,25,50 --tag $(SMOL_TAG_$*) \
+	  --journal $< > $@.tmp
 	mv $@.tmp $@
 # The issue's claims are on the array with its hardware effects: 2k tokens
 # through the golden model of the SmolLM2 build's array (BENCH
 # retr_em_<policy>_b<budget>_hw_smol).
 SMOL_RUNS := $(SMOL_LENGTHS:%=smol_%) smol_hw_2048
-$(PRUNE_OUT)/smol_hw_%.out: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/test_%.tasks
+$(PRUNE_OUT)/smol_hw_%.journal: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/test_%.tasks
 	@mkdir -p $(PRUNE_OUT)
-	$(PRUNE) $(SMOL_IMAGE) gen $(SMOL_TASK_DIR)/test_$*.tasks --budgets 10,20,25,50 --hw --tag $(SMOL_TAG_$*) > $@.tmp
+	rm -f $@ && touch $@
+$(PRUNE_OUT)/smol_hw_%.out: $(PRUNE_OUT)/smol_hw_%.journal
+	$(PRUNE) $(SMOL_IMAGE) gen $(SMOL_TASK_DIR)/test_$*.tasks --budgets 10,20,25,50 --hw --tag $(SMOL_TAG_$*) \
+	  --journal $< > $@.tmp
 	mv $@.tmp $@
 
 .PHONY: bench-prune-smol tune-prune-smol

@@ -605,6 +605,46 @@ def collect(build, run):
                 report.append(f"{cmd[1:]}: rc={rc} {err.strip()}")
         return not report, "\n".join(report)
 
+    @add("prune-journal-resumes-the-same")
+    def _():
+        # A generation sweep killed part way goes on from its journal: the
+        # same CSV and BENCH lines as a run without one, after a task cut
+        # off mid-line too; another run's journal and a malformed line are
+        # refused. Generation tasks of random stories260K tokens (answers
+        # scored by string match: the reference finds some, not all).
+        rng = random.Random(7)
+        tasks = os.path.join(tmp, "journal.tasks")
+        with open(tasks, "w") as f:
+            for kind, length in (("niah_single", 160), ("vt", 90), ("niah_single", 130), ("vt", 200)):
+                ids = [1] + [rng.randrange(3, 512) for _ in range(length)]  # lengths apart: costs apart
+                f.write(f"{kind} 0.5 8 the|a {' '.join(map(str, ids))}\n")
+        journal = os.path.join(tmp, "journal")
+        cmd = [os.path.join(llm, "prune_eval"), image, "gen", tasks, "--policies", "dense,streamingllm,unicaim,h2o",
+               "--budgets", "20,50", "--hw", "3:10:20"]
+        rc, whole, err = run(cmd, 300)
+        report = [] if rc == 0 and whole.count("BENCH") == 9 else [f"without a journal: rc={rc} {err.strip()}"]
+        if os.path.exists(journal):
+            os.remove(journal)
+        rc, first, err = run(cmd + ["--journal", journal], 300)
+        with open(journal) as f:
+            lines = f.readlines()
+        if rc != 0 or first != whole or len(lines) != 1 + 4 * 9:
+            report.append(f"first run: rc={rc}, {len(lines)} journal lines {err.strip()}")
+        with open(journal, "w") as f:  # task 0 and part of task 1, the last line torn
+            f.write("".join(lines[:12]) + lines[12][:7])
+        rc, resumed, err = run(cmd + ["--journal", journal], 300)
+        if rc != 0 or resumed != whole:
+            report.append(f"resumed: rc={rc} {err.strip()}\n{resumed}")
+        for bad, want in ((["--budgets", "20"], "is the journal of another run"),
+                          (None, f"{journal}:3: malformed journal line")):
+            if bad is None:
+                with open(journal, "w") as f:
+                    f.write(lines[0] + lines[1] + "0 1 fifty\n")
+            rc, out, err = run(cmd + (bad or []) + ["--journal", journal], 300)
+            if rc != 2 or want not in err:
+                report.append(f"{bad}: rc={rc} {err.strip()}")
+        return not report, "\n".join(report)
+
     @add("soc-kv-bad-input")
     def _():
         rc, out, err = console_session(run, build, "llm.elf",

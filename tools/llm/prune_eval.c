@@ -37,6 +37,9 @@
                                (another protocol of the same setting)
             --outputs FILE     gen: every continuation's tokens, a line each
                                ("POLICY BUDGET TASK TOKEN...")
+            --journal FILE     gen: each finished task's results are kept in
+                               FILE, and a run stopped part way goes on from
+                               them (the same results; FILE names its run)
             --unshared         gen: each policy reads the prompt itself
                                (the replay's check)
             --bank-scales FILE[:P]  the banks' trimmed scales for scale=1 (unicaim's
@@ -64,12 +67,15 @@
    sequences or tasks. Prints CSV rows (with the array's modeled energy and
    latency per token when a policy ran on it, beside the same array without
    pruning) and BENCH lines. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bank_scales.h"
+#include "crc32.h"
+#include "gen_journal.h"
 #include "host_file.h"
 #include "host_kernels.h"
 #include "kv_array.h"
@@ -97,15 +103,15 @@ typedef struct {
   char tag[48];
 } item_t;
 
-/* The array's modeled cost over a run, and the unpruned array's over the
-   same tokens. */
-typedef struct {
-  uint64_t energy_fj, latency_ps, tokens, dense_fj, dense_ps;
-} cost_sum_t;
-
 static cost_sum_t cost_sum(cost_sum_t a, cost_sum_t b) {
   return (cost_sum_t){a.energy_fj + b.energy_fj, a.latency_ps + b.latency_ps, a.tokens + b.tokens,
                       a.dense_fj + b.dense_fj, a.dense_ps + b.dense_ps};
+}
+
+/* A - B, B a part of A. */
+static cost_sum_t cost_diff(cost_sum_t a, cost_sum_t b) {
+  return (cost_sum_t){a.energy_fj - b.energy_fj, a.latency_ps - b.latency_ps, a.tokens - b.tokens,
+                      a.dense_fj - b.dense_fj, a.dense_ps - b.dense_ps};
 }
 
 typedef struct {
@@ -552,8 +558,10 @@ typedef struct {
   gen_task_t *tasks;     /* the file's, read once */
   char kinds[GEN_KINDS][24];
   int n_kinds, n, *kind; /* kind[task] */
-  FILE *outputs;         /* --outputs: every continuation's tokens */
+  FILE *outputs;         /* --outputs: every continuation's tokens (of the tasks this invocation runs) */
   int unshared;          /* --unshared: every policy reads the prompt itself */
+  const char *journal;   /* --journal: the finished tasks, for a run stopped part way */
+  char *run_id;          /* the journal's name for this run */
 } gen_set_t;
 
 /* After a replayed prompt of N positions: the array's events since the
@@ -731,9 +739,20 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
   const llm_model_t *m = r->m;
   const int n_runs = 1 + r->n_items * r->n_budgets;
   replay_copy_t copy = {0};
-  int failed = 0;
+  gen_journal_t journal = {0};
+  journal_result_t *result = calloc((size_t)n_runs, sizeof *result);
+  int failed = !result || (set->journal && gen_journal_open(&journal, set->journal, set->run_id, set->n, n_runs));
   for (int t = 0; t < set->n && !failed; t++, copy.item = 0) {
     const gen_task_t *task = &set->tasks[t];
+    if (journal.done && journal.done[t]) { /* finished by an earlier invocation */
+      for (int i = 0; i < n_runs; i++) {
+        const journal_result_t *done = &journal.results[(size_t)t * (size_t)n_runs + (size_t)i];
+        runs[i].score[t] = done->score;
+        runs[i].evictions += done->evictions;
+        runs[i].cost = cost_sum(runs[i].cost, done->cost);
+      }
+      continue;
+    }
     prompt_tape_t tape;
     if (prompt_tape_record(&tape, &r->state, task->tokens, task->n)) {
       fprintf(stderr, "prune_eval: task %d: the prompt could not be read (out of memory?)\n", t + 1);
@@ -742,6 +761,7 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
       break;
     }
     runs[0].score[t] = continue_and_score(r, task, tape.first_token, set, kv_policies[0]->name, 100, t);
+    result[0] = (journal_result_t){.score = runs[0].score[t]};
     for (int i = 1; i < n_runs && !failed; i++) {
       const item_t *it = &r->items[(i - 1) / r->n_budgets];
       const int pct = r->budgets[(i - 1) % r->n_budgets];
@@ -770,6 +790,7 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
       r->cost = cost_sum(runs[i].cost, r->cost);
       runs[i].score[t] = continue_and_score(r, task, first, set, it->tag, pct, t);
       runs[i].evictions += r->state.kv.evictions;
+      result[i] = (journal_result_t){runs[i].score[t], r->state.kv.evictions, cost_diff(r->cost, runs[i].cost)};
       runs[i].cost = r->cost;
       if (r->state.kv.error) {
         fprintf(stderr, "prune_eval: array: %s\n", ucm_strerror(r->state.kv.error));
@@ -777,7 +798,13 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
       }
     }
     prompt_tape_free(&tape);
+    if (!failed && set->journal && gen_journal_add(&journal, t, result)) {
+      fprintf(stderr, "prune_eval: cannot write %s\n", set->journal);
+      failed = 1;
+    }
   }
+  gen_journal_close(&journal);
+  free(result);
   free(copy.arena);
   free(copy.array_mem);
   return failed ? -1 : 0;
@@ -942,12 +969,37 @@ static int parse_budgets(const char *text, runner_t *r) {
   return r->n_budgets ? 0 : -1;
 }
 
+/* The journal's name for this run: the command line but where its files go,
+   and the task file's CRC. NULL when the task file cannot be read. */
+static char *run_id(int argc, char **argv) {
+  size_t len, bytes = 32;
+  for (int i = 1; i < argc; i++) bytes += strlen(argv[i]) + 1;
+  char *id = malloc(bytes);
+  uint8_t *tasks = host_read_file(argv[3], &len);
+  if (!id || !tasks) {
+    free(id);
+    free(tasks);
+    return NULL;
+  }
+  id[0] = '\0';
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--journal") || !strcmp(argv[i], "--outputs")) {
+      i++;
+      continue;
+    }
+    strcat(strcat(id, argv[i]), " ");
+  }
+  sprintf(id + strlen(id), "tasks-crc=%08" PRIx32, crc32_update(0, tasks, len));
+  free(tasks);
+  return id;
+}
+
 int main(int argc, char **argv) {
   static const char usage[] =
       "usage: prune_eval --list | MODEL.ucm stories SEQS LEN PREFILL | tasks FILE | gen FILE | check LEN "
       "[--policies a,b|all|array|none | --ablations | --sweep KEY=A,B] [--budgets 10,25] [--set [NAME.]KEY=VALUE] [--hw [CELLS:ADC_BITS:SIGMA[:SLICES]]] "
       "[--positions N] [--exact adc|cells|digital] [--top-k K] [--slots N] [--seed-base N] [--tag TAG] "
-      "[--outputs FILE] [--unshared] [--bank-scales FILE[:P]]\n";
+      "[--outputs FILE] [--journal FILE] [--unshared] [--bank-scales FILE[:P]]\n";
   if (argc == 2 && !strcmp(argv[1], "--list")) {
     list_policies();
     return 0;
@@ -980,6 +1032,8 @@ int main(int argc, char **argv) {
       r.params[r.n_params++] = argv[++i];
     } else if (ok && !strcmp(argv[i], "--outputs")) {
       ok = (set.outputs = fopen(argv[++i], "w")) != NULL;
+    } else if (ok && !strcmp(argv[i], "--journal")) {
+      set.journal = argv[++i];
     } else if (ok && !strcmp(argv[i], "--bank-scales")) {
       char *colon = strrchr(argv[++i], ':');
       r.bank_tasks = argv[i], r.bank_percentile = 90;
@@ -1020,6 +1074,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!strcmp(argv[2], "gen") && (r.context = gen_load(argv[3], &model, &set)) < 0) return 2;
+  if (set.journal && strcmp(argv[2], "gen")) {
+    fprintf(stderr, "prune_eval: --journal is for gen's tasks\n");
+    return 2;
+  }
+  if (set.journal && !(set.run_id = run_id(argc, argv))) {
+    fprintf(stderr, "prune_eval: %s: cannot read it\n", argv[3]);
+    return 2;
+  }
   if (argc < fixed || runner_init(&r, &model)) {
     fputs(usage, stderr);
     return 2;
@@ -1032,6 +1094,7 @@ int main(int argc, char **argv) {
     host_kernels_install(); /* the same integer results, vectorized */
     int rc = gen(&r, argv[3], &set);
     if (set.outputs) fclose(set.outputs);
+    free(set.run_id);
     return rc;
   }
   fprintf(stderr, "prune_eval: unknown mode '%s'\n%s", argv[2], usage);
