@@ -732,6 +732,20 @@ static void replay_restore(const replay_copy_t *c, runner_t *r) {
   r->cost = c->cost;
 }
 
+/* ORDER: the tasks in the order they run, a task of each kind in turn (file
+   order within a kind), so that a run stopped part way (--journal) has as
+   many of every kind behind it. 0, or -1 when memory runs out. */
+static int run_order(const gen_set_t *set, int *order) {
+  int seen[GEN_KINDS] = {0}, *rank = malloc(sizeof(int) * (size_t)set->n), placed = 0;
+  if (!rank) return -1;
+  for (int t = 0; t < set->n; t++) rank[t] = seen[set->kind[t]]++;
+  for (int round = 0; placed < set->n; round++)
+    for (int t = 0; t < set->n; t++)
+      if (rank[t] == round) order[placed++] = t;
+  free(rank);
+  return 0;
+}
+
 /* Every task under the reference and every (item, budget): the prompt read
    once (prompt_tape.h) and replayed into each policy's cache, or with
    --unshared read again by each. RUNS: [1 + items x budgets]. */
@@ -741,8 +755,11 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
   replay_copy_t copy = {0};
   gen_journal_t journal = {0};
   journal_result_t *result = calloc((size_t)n_runs, sizeof *result);
-  int failed = !result || (set->journal && gen_journal_open(&journal, set->journal, set->run_id, set->n, n_runs));
-  for (int t = 0; t < set->n && !failed; t++, copy.item = 0) {
+  int *order = malloc(sizeof(int) * (size_t)set->n);
+  int failed = !result || !order || run_order(set, order) ||
+               (set->journal && gen_journal_open(&journal, set->journal, set->run_id, set->n, n_runs));
+  for (int step = 0; step < set->n && !failed; step++, copy.item = 0) {
+    const int t = order[step];
     const gen_task_t *task = &set->tasks[t];
     if (journal.done && journal.done[t]) { /* finished by an earlier invocation */
       for (int i = 0; i < n_runs; i++) {
@@ -804,6 +821,7 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
     }
   }
   gen_journal_close(&journal);
+  free(order);
   free(result);
   free(copy.arena);
   free(copy.array_mem);
