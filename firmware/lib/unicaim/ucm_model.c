@@ -277,11 +277,13 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
   int ideal = (flags & UCM_F_IDEAL) != 0;
   uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
   uint32_t bits = ucm_adc_bits_in_use(FIELD(m->adc_cfg, UCM_ADC_CFG, BITS), g->adc_bits);
-  for (uint32_t b = 0; b < g->q_bits; b++) /* plane b of the query as byte masks */
+  if (ideal) /* the planes' weights summed: the low q_bits bits, signed */
     for (uint32_t d = 0; d < g->dim; d++)
-      m->plane_mask[b * g->dim + d] = (int8_t)-(int8_t)(((uint32_t)(uint8_t)m->query[d] >> b) & 1);
-  for (uint32_t d = 0; d < g->dim; d++) /* the planes' weights summed: the low q_bits bits, signed */
-    m->qvalue[d] = (int8_t)((int32_t)((uint32_t)m->query[d] << (32 - g->q_bits)) >> (32 - g->q_bits));
+      m->qvalue[d] = (int8_t)((int32_t)((uint32_t)m->query[d] << (32 - g->q_bits)) >> (32 - g->q_bits));
+  else /* plane b of the query as byte masks */
+    for (uint32_t b = 0; b < g->q_bits; b++)
+      for (uint32_t d = 0; d < g->dim; d++)
+        m->plane_mask[b * g->dim + d] = (int8_t)-(int8_t)(((uint32_t)(uint8_t)m->query[d] >> b) & 1);
   for (uint32_t j = 0; j < n; j++) {
     const int8_t *cell = m->cell + slot_index(m, bank, FIELD(m->list[j], UCM_LIST, SLOT)) * g->dim;
     if (ideal) { /* no converter: the planes' weighted currents sum to one dot product */
@@ -455,7 +457,7 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
     case AREA_REG:
       break;
   }
-  uint32_t reg = offset & (UCM_REGS_WINDOW_SIZE - 4);
+  uint32_t reg = 4 * idx; /* the word decode found in REGS */
   if (reg >= UCM_CYC_WRITE_OFFSET && reg < UCM_CYC_WRITE_OFFSET + 4 * UCM_COUNTERS) {
     *value = m->counter[(reg - UCM_CYC_WRITE_OFFSET) / 4];
     return 0;
@@ -555,7 +557,7 @@ int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be
     case AREA_REG:
       break;
   }
-  switch (offset & (UCM_REGS_WINDOW_SIZE - 4)) {
+  switch (4 * idx) {
     case UCM_CMD_OFFSET:
       command(m, value);
       break;
