@@ -308,13 +308,21 @@ def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, re
     that points at a position older than those (in the prompt's last
     QUESTION queries, or generating) makes it and the SPAN after it, short of
     the newest M, critical: protected for good, at most SPARE a bank
-    (budget // 10). H = budget - M stay when the prompt ends, H + M at most;
-    the victim is the lowest unprotected accumulator, the older on a tie.
-    Returns what run() does."""
+    (budget // 10). The prompt's marks wait for its end and are taken
+    strongest first, the older on a tie (here every mark is 65535). H =
+    budget - M stay when the prompt ends, H + M at most; the victim is the
+    lowest unprotected accumulator, the older on a tie. Returns what run()
+    does."""
     m = budget // 9
     h = budget - m
     spare = max(budget // 10, 1) if spare is None else spare
-    kept, acc, guarded, critical, targets, trace = [], {}, set(), set(), [], []
+    kept, acc, guarded, critical, targets, trace, marked = [], {}, set(), set(), [], [], set()
+
+    def protect(target, recent_lo):
+        for u in range(target, min(target + span + 1, recent_lo)):
+            if u in kept and u not in critical and len(critical) < spare:
+                critical.add(u)
+                guarded.add(u)
 
     def evict():
         victim = min((p for p in kept if p not in guarded), key=lambda p: (acc[p], p))
@@ -323,6 +331,10 @@ def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, re
         critical.discard(victim)
     for pos in range(n):
         if pos == prompt:
+            for target in sorted(t for t in marked if t < prompt - (m if recent else 0)):
+                if len(critical) >= spare:
+                    break
+                protect(target, prompt - (m if recent else 0))
             while len(kept) > h:
                 evict()
         if pos >= prompt and len(kept) >= h + m:
@@ -336,12 +348,10 @@ def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, re
         target = rng.choice(kept[:3] + kept[-2:] if rng.random() < 0.5 else kept)
         acc[target] += 65535
         recent_lo = pos - (m if recent else 0)
-        if (pos >= prompt or not question or pos >= prompt - question) and target < recent_lo \
-                and target not in critical:
-            for u in range(target, min(target + span + 1, recent_lo)):
-                if u in kept and u not in critical and len(critical) < spare:
-                    critical.add(u)
-                    guarded.add(u)
+        if pos < prompt and (not question or pos >= prompt - question):
+            marked.add(target)
+        elif pos >= prompt and target < recent_lo and target not in critical:
+            protect(target, recent_lo)
         targets.append(target)
         trace.append(sorted(kept))
     return targets, trace

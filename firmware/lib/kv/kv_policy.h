@@ -54,6 +54,9 @@ struct kv_policy_ops {
   /* At the start of each sequence, after the banks were cleared (block
      settings the policy owns). NULL: nothing. */
   void (*configure)(kv_cache_t *kv);
+  /* Once when the prompt is in, before any bank is compressed (NULL:
+     nothing). */
+  void (*prompt_end)(kv_cache_t *kv);
   /* Compress (layer, kvh)'s prompt to kv->prompt_keep positions, adding
      the drops to kv->evictions (it may do the layer's other heads too: it
      is called only for heads that hold more). NULL: drop the victim until

@@ -69,6 +69,7 @@ typedef struct {
   uint16_t *selected; /* scratch, seq_len */
   int32_t *sims;      /* scratch, seq_len: CAM similarities, pooled scores */
   uint16_t *addends;  /* scratch, seq_len: attention probabilities for ACC_ADD */
+  uint16_t *pos_score; /* seq_len, cleared each sequence: a policy's score of a position over every bank */
   uint16_t *kept;     /* scratch, ATTN_MAX_GROUP x seq_len: per query head, the slots its softmax left a weight */
   int16_t *weights;   /* scratch, ATTN_MAX_GROUP x (seq_len + 1): per query head, every slot's weight (dense) */
   int error;          /* first driver error, 0 if none */

@@ -34,6 +34,7 @@ static size_t layout(kv_cache_t *kv, int n_layers, int n_kv_heads, int head_size
   CARVE(selected, uint16_t, seq_len);
   CARVE(addends, uint16_t, seq_len);
   CARVE(sims, int32_t, seq_len);
+  CARVE(pos_score, uint16_t, seq_len);
   CARVE(kept, uint16_t, ATTN_MAX_GROUP * (size_t)seq_len);
   CARVE(weights, int16_t, ATTN_MAX_GROUP * ((size_t)seq_len + 1)); /* attend_dense's even spans */
   CARVE(slot_pos, uint16_t, slots);
@@ -140,6 +141,7 @@ static void start_sequence(kv_cache_t *kv, int h) {
   for (int s = 0; s < kv->seq_len; s++) kv->slot_pos[kv_slots_of(kv, h) + (size_t)s] = KV_FREE;
   memset(kv->slot_flags + kv_slots_of(kv, h), 0, (size_t)kv->seq_len);
   kv->scored_pos[h] = -1;
+  if (h == 0) memset(kv->pos_score, 0, sizeof *kv->pos_score * (size_t)kv->seq_len);
   if (h == 0 && kv->policy.ops->configure) kv->policy.ops->configure(kv);
   if (kv->backend->reset_head) kv_note_error(kv, kv->backend->reset_head(kv, h));
 }
@@ -175,6 +177,7 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
               const int8_t *value, int32_t value_scale) {
   const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
   if (pos == 0) start_sequence(kv, h);
+  if (pos == kv->prompt_len && h == 0 && kv->policy.ops->prompt_end) kv->policy.ops->prompt_end(kv);
   if (pos == kv->prompt_len) end_prompt(kv, layer, kvh);
   /* A policy that evicts after the step holds the new position beside the
      full cache until then (its bank has a slot to spare unless nothing is

@@ -9,7 +9,11 @@
      step's attention is critical -- far-back retrieval -- and is protected
      for good with the SPAN after it, in every bank, at most SPARE per bank
      (the brief's 5-10% spare cache); QUESTION: only the prompt's last
-     QUESTION queries (and the generated ones) mark critical positions;
+     QUESTION queries (and the generated ones) mark critical positions.
+     The prompt's marks are ranked when it ends, the strongest attention
+     first (older first on a tie): in a real model's question the
+     attention sinks and the template draw most steps' attention too, and
+     taken in arrival order they would fill the spare before the needle;
    - observe=N: only the prompt's last N queries accumulate;
    - adapt=D: adaptive k (of the k, those within D similarity units of the
      best, at least the best quarter);
@@ -75,14 +79,31 @@ static int adapt_k(kv_cache_t *kv, int pos, int n) {
   return kept;
 }
 
+static int32_t protect_threshold(const kv_policy_t *p) {
+  return (int32_t)(((int64_t)p->v[UC_PROTECT] * 65536 + 500) / 1000);
+}
+
+static int spare_used(const kv_cache_t *kv, int h) {
+  const uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
+  int critical = 0;
+  for (int s = 0; s < kv->slots; s++) critical += (flags[s] & KV_SLOT_CRITICAL) != 0;
+  return critical;
+}
+
 /* Marks POS critical in bank H while the bank has spare slots left. */
 static void protect_position(kv_cache_t *kv, int h, int pos) {
-  const uint8_t *flags = kv->slot_flags + kv_slots_of(kv, h);
-  int slot = kv_slot_holding(kv, h, pos), critical = 0;
-  for (int s = 0; s < kv->slots; s++) critical += (flags[s] & KV_SLOT_CRITICAL) != 0;
-  if (slot < 0 || (flags[slot] & KV_SLOT_CRITICAL) || critical >= kv->policy.v[UC_SPARE]) return;
+  int slot = kv_slot_holding(kv, h, pos);
+  if (slot < 0 || (kv->slot_flags[kv_slots_of(kv, h) + (size_t)slot] & KV_SLOT_CRITICAL) ||
+      spare_used(kv, h) >= kv->policy.v[UC_SPARE])
+    return;
   kv->slot_flags[kv_slots_of(kv, h) + (size_t)slot] |= KV_SLOT_CRITICAL;
   kv_slot_protect(kv, h, slot, 1);
+}
+
+/* T and the SPAN after it, short of RECENT_LO, critical in every bank. */
+static void protect_span(kv_cache_t *kv, int t, int recent_lo) {
+  for (int b = 0; b < kv->n_layers * kv->n_kv_heads; b++)
+    for (int u = t; u <= t + kv->policy.v[UC_SPAN] && u < recent_lo; u++) protect_position(kv, b, u);
 }
 
 static int marking(const kv_cache_t *kv, int pos) {
@@ -105,14 +126,35 @@ static void after(kv_cache_t *kv, int h, int pos, int n, const int32_t *prob) {
     kv_note_error(kv, kv_array_accumulate(kv, h, n));
   }
   if (!marking(kv, pos)) return;
-  const int32_t threshold = (int32_t)(((int64_t)p->v[UC_PROTECT] * 65536 + 500) / 1000);
+  if (kv_in_prefill(kv, pos)) {
+    for (int i = 0; i < n; i++) {
+      uint16_t *best = &kv->pos_score[kv->slot_pos[kv_slots_of(kv, h) + kv->selected[i]]];
+      uint16_t q = (uint16_t)(prob[i] > 65535 ? 65535 : prob[i]);
+      if (q > *best) *best = q;
+    }
+    return;
+  }
   const int recent_lo = pos - (p->v[UC_RECENT] ? p->v[UC_M] : 0);
   for (int i = 0; i < n; i++) {
     size_t at = kv_slots_of(kv, h) + kv->selected[i];
     int t = kv->slot_pos[at];
-    if (prob[i] < threshold || t >= recent_lo || (kv->slot_flags[at] & KV_SLOT_CRITICAL)) continue;
-    for (int b = 0; b < kv->n_layers * kv->n_kv_heads; b++)
-      for (int u = t; u <= t + p->v[UC_SPAN] && u < recent_lo; u++) protect_position(kv, b, u);
+    if (prob[i] >= protect_threshold(p) && t < recent_lo && !(kv->slot_flags[at] & KV_SLOT_CRITICAL))
+      protect_span(kv, t, recent_lo);
+  }
+}
+
+/* The prompt's marks, strongest first, until the spare is used. */
+static void prompt_end(kv_cache_t *kv) {
+  const kv_policy_t *p = &kv->policy;
+  const int recent_lo = kv->prompt_len - (p->v[UC_RECENT] ? p->v[UC_M] : 0);
+  uint16_t *score = kv->pos_score;
+  for (;;) {
+    int best = -1;
+    for (int t = 0; t < recent_lo; t++)
+      if (score[t] && (best < 0 || score[t] > score[best])) best = t;
+    if (best < 0 || score[best] < protect_threshold(p) || spare_used(kv, 0) >= p->v[UC_SPARE]) return;
+    score[best] = 0;
+    protect_span(kv, best, recent_lo);
   }
 }
 
@@ -169,6 +211,7 @@ const kv_policy_ops_t kv_policy_unicaim_plus = {
     .capacity = unicaim_capacity,
     .configure = unicaim_configure,
     .stored = stored,
+    .prompt_end = prompt_end,
     .victim = unicaim_victim,
     .attend = attend,
     .must_keep = must_keep,
