@@ -844,10 +844,7 @@ static void print_gen(runner_t *r, const gen_set_t *set, const char *policy, int
   estimate_t all = gen_of(set, run, -1);
   printf("ruler,%s,%s,%d,%.2f,%.2f,%.2f,%.3f", r->setting, policy, budget, all.mean, all.lo, all.hi,
          dense > 0 ? all.mean / dense : 0.0);
-  for (int k = 0; k < GEN_KINDS; k++) {
-    if (k < set->n_kinds) printf(",%.2f", gen_of(set, run, k).mean);
-    else printf(",");
-  }
+  for (int k = 0; k < set->n_kinds; k++) printf(",%.2f", gen_of(set, run, k).mean);
   printf(",%lu", (unsigned long)run->evictions);
   r->cost = run->cost;
   print_cost(r);
@@ -864,7 +861,7 @@ static int gen(runner_t *r, const char *path, gen_set_t *set) {
     return 2;
   }
   printf("workload,setting,policy,budget_pct,em_pct,em_ci_lo,em_ci_hi,em_of_dense");
-  for (int k = 0; k < GEN_KINDS; k++) printf(",em_%s", k < set->n_kinds ? set->kinds[k] : "");
+  for (int k = 0; k < set->n_kinds; k++) printf(",em_%s", set->kinds[k]);
   printf(",evictions,array_nj_per_token,array_ns_per_token,unpruned_nj_per_token,unpruned_ns_per_token\n");
   const double dense = gen_of(set, &runs[0], -1).mean;
   print_gen(r, set, kv_policies[0]->name, 100, &runs[0], dense);

@@ -48,7 +48,7 @@ def main():
             by = {int(r["budget_pct"]): r for r in mine if r["policy"] == policy}
             print(f"| {policy} | " + " | ".join(cell(by[b], field, lo, hi) if b in by else "" for b in budgets) + " |")
         print()
-        kinds = [k for k in mine[0] if k.startswith("em_") and k not in SUMMARY and k != "em_"]
+        kinds = [k for k in mine[0] if k.startswith("em_") and k not in SUMMARY]
         if kinds:
             print(f"By kind ({key[0]}, {key[1]}):\n")
             print("| policy | budget | all | of the reference | " + " | ".join(k[3:] for k in kinds) + " |")
