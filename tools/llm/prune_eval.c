@@ -303,9 +303,11 @@ static int runner_apply(runner_t *r, const item_t *it, int budget) {
 }
 
 /* After the forward at POS: the array's events since the last, as modeled
-   cost, beside the unpruned array's. */
+   cost, beside the unpruned array's. None when the exact scores come from
+   the keys in RAM (the ideal setting): the chip's reads of them are not
+   events of the model, and the unpruned figure prices them. */
 static void runner_account(runner_t *r, int pos) {
-  if (!kv_on_array(&r->state.kv)) return;
+  if (!kv_on_array(&r->state.kv) || r->state.kv.exact == KV_EXACT_DIGITAL) return;
   ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
   r->cost.dense_fj += dense.energy_fj;
   r->cost.dense_ps += dense.latency_ps;
@@ -321,7 +323,8 @@ static void runner_account(runner_t *r, int pos) {
 }
 
 /* Modeled array and unpruned-array energy (nJ) and latency (ns) per token,
-   or empty fields when the policy did not run on the array. */
+   or empty fields when the policy did not run on the array with its
+   reads (runner_account). */
 static void print_cost(const runner_t *r) {
   const cost_sum_t *c = &r->cost;
   if (!c->tokens) {
