@@ -299,7 +299,7 @@ def recorded_unicaim_cases(script, budget, prompt):
             for ts, csl, cacc, linear in ((300, 20, 10, 0), (100, 8, 40, 0), (300, 20, 10, 1))]
 
 
-def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, recent=1):
+def run_unicaim_plus(budget, prompt, n, rng, span=10, spare=None, question=16, recent=1):
     """unicaim+ at its defaults (digital sums, recent and threshold
     protection; policy_unicaim_plus.c's description) on scripted attention:
     a step's probability (1, in Q16 clamped to 65535) is added to the
@@ -308,14 +308,14 @@ def run_unicaim_plus(budget, prompt, n, rng, span=6, spare=None, question=16, re
     that points at a position older than those (in the prompt's last
     QUESTION queries, or generating) makes it and the SPAN after it, short of
     the newest M, critical: protected for good, at most SPARE a bank
-    (budget // 10). The prompt's marks wait for its end and are taken
+    (budget // 2). The prompt's marks wait for its end and are taken
     strongest first, the older on a tie (here every mark is 65535). H =
     budget - M stay when the prompt ends, H + M at most; the victim is the
     lowest unprotected accumulator, the older on a tie. Returns what run()
     does."""
     m = budget // 9
     h = budget - m
-    spare = max(budget // 10, 1) if spare is None else spare
+    spare = max(budget // 2, 1) if spare is None else spare
     kept, acc, guarded, critical, targets, trace, marked = [], {}, set(), set(), [], [], set()
 
     def protect(target, recent_lo):

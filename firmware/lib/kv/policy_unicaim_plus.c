@@ -8,7 +8,8 @@
    - protect=P: a position older than those that draws P per mille of a
      step's attention is critical -- far-back retrieval -- and is protected
      for good with the SPAN after it, in every bank, at most SPARE per bank
-     (the brief's 5-10% spare cache); QUESTION: only the prompt's last
+     (half the budget: the brief's 5-10% left SmolLM2's development needles
+     at 3%, docs/pruning.md); QUESTION: only the prompt's last
      QUESTION queries (and the generated ones) mark critical positions.
      The prompt's marks are ranked when it ends, the strongest attention
      first (older first on a tie): in a real model's question the
@@ -32,8 +33,8 @@ static void defaults(kv_policy_t *p) {
   p->v[UC_DIGITAL] = 1;
   p->v[UC_RECENT] = 1;
   p->v[UC_PROTECT] = 500;
-  p->v[UC_SPAN] = 6;
-  p->v[UC_SPARE] = p->budget / 10 > 1 ? p->budget / 10 : 1;
+  p->v[UC_SPAN] = 10;
+  p->v[UC_SPARE] = p->budget / 2 > 1 ? p->budget / 2 : 1;
   p->v[UC_QUESTION] = 16;
   p->v[UC_KSHARE] = 2;
 }
@@ -179,8 +180,8 @@ static const kv_param_t params[] = {
     {"digital", UC_DIGITAL, 0, 1, "1: sum the softmax probabilities digitally (1)"},
     {"recent", UC_RECENT, 0, 1, "1: protect the M newest positions (1)"},
     {"protect", UC_PROTECT, 0, 1000, "attention per mille that makes a position critical, 0: off (500)"},
-    {"span", UC_SPAN, 0, 65535, "positions after a critical one protected with it (6)"},
-    {"spare", UC_SPARE, 0, 65535, "protected positions per bank at most (a tenth of the budget)"},
+    {"span", UC_SPAN, 0, 65535, "positions after a critical one protected with it (10)"},
+    {"spare", UC_SPARE, 0, 65535, "protected positions per bank at most (half the budget)"},
     {"question", UC_QUESTION, 0, 65535, "only the prompt's last N queries mark critical ones, 0: all (16)"},
     {"observe", UC_OBSERVE, 0, 65535, "only the prompt's last N queries accumulate, 0: all (0)"},
     {"adapt", UC_ADAPT, 0, 65535, "adaptive k: within D similarity units of the best, 0: off (0)"},
