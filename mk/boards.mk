@@ -151,7 +151,7 @@ flash-ulx3s: | $(OPENFPGALOADER_STAMP)
 # matrix-vector unit (its weights are not grouped, nor in external memory), the
 # console (main.c, none of the inner loops) optimised for size; the link fails if it
 # does not fit. make bitstream BOARD=arty ARTY_PART=100t BOARD_APP=llm_512k
-LLM_512K_DEFS := -DLLM_MAX_CONTEXT=96 -DLLM_ARENA_BYTES=101892 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=192 \
+LLM_512K_DEFS := -DLLM_MAX_CONTEXT=96 -DLLM_ARENA_BYTES=102084 -DLLM_MAX_VOCAB=512 -DLLM_PROMPT_BYTES=192 \
                  -DLLM_EMIT_TOKENS=96 -DLLM_MVU=0
 $(FW_BUILD)/obj/llm_512k_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/boards.mk | deps
 	@mkdir -p $(dir $@)

@@ -88,7 +88,7 @@ $(BENCH_DIR)/smol_host.txt: $(SMOL_IMAGE) $(LLM_BUILD)/llm_host tools/llm/host_s
 # read 8 positions a pass: 26.9 MB) in external memory. The fast
 # simulator's sim_smol (mk/sim.mk: 256 MB on LiteDRAM's port, SmolLM2's
 # array) loads the image with the program, as after an upload.
-SMOL_FW_DEFS := -DLLM_BUFFERS_IN_EXT -DLLM_MAX_CONTEXT=1024 -DLLM_BATCH=8 -DLLM_ARENA_BYTES=26867776 \
+SMOL_FW_DEFS := -DLLM_BUFFERS_IN_EXT -DLLM_MAX_CONTEXT=1024 -DLLM_BATCH=8 -DLLM_ARENA_BYTES=26869824 \
                 -DLLM_MAX_VOCAB=49152 -DLLM_MAX_PIECE=256
 $(FW_BUILD)/obj/llm_smol_main.o: firmware/apps/llm/main.c $(GEN)/soc_regs.h mk/smollm2.mk | deps
 	@mkdir -p $(dir $@)
