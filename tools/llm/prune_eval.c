@@ -302,12 +302,17 @@ static int runner_apply(runner_t *r, const item_t *it, int budget) {
   return 0;
 }
 
+/* Whether the array's cost is modeled: not when the exact scores come from
+   the keys in RAM (the ideal setting), since the chip's reads of them are
+   not events of the model while the unpruned figure prices them. */
+static int costed(const runner_t *r) {
+  return kv_on_array(&r->state.kv) && r->state.kv.exact != KV_EXACT_DIGITAL;
+}
+
 /* After the forward at POS: the array's events since the last, as modeled
-   cost, beside the unpruned array's. None when the exact scores come from
-   the keys in RAM (the ideal setting): the chip's reads of them are not
-   events of the model, and the unpruned figure prices them. */
+   cost, beside the unpruned array's. */
 static void runner_account(runner_t *r, int pos) {
-  if (!kv_on_array(&r->state.kv) || r->state.kv.exact == KV_EXACT_DIGITAL) return;
+  if (!costed(r)) return;
   ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
   r->cost.dense_fj += dense.energy_fj;
   r->cost.dense_ps += dense.latency_ps;
@@ -570,7 +575,7 @@ typedef struct {
 /* After a replayed prompt of N positions: the array's events since the
    policy was applied, as the prompt's cost, beside the unpruned array's. */
 static void runner_account_prompt(runner_t *r, int n) {
-  if (!kv_on_array(&r->state.kv)) return;
+  if (!costed(r)) return;
   for (int pos = 0; pos + 1 < n; pos++) {
     ucm_cost_t dense = kv_unpruned_cost(&r->state.kv, r->m->n_heads, pos, &r->array.geom);
     r->cost.dense_fj += dense.energy_fj;
