@@ -144,8 +144,9 @@ static void after(kv_cache_t *kv, int h, int pos, int n, const int32_t *prob) {
   }
 }
 
-/* The prompt's marks, strongest first, until the spare is used (every bank
-   holds the whole prompt here, so bank 0's count is every bank's). */
+/* The prompt's marks, strongest first, until the spare is used (bank 0's
+   count stands for all: every bank is marked alike, and protect_position
+   keeps each bank's own limit). */
 static void prompt_end(kv_cache_t *kv) {
   const kv_policy_t *p = &kv->policy;
   const int recent_lo = kv->prompt_len - (p->v[UC_RECENT] ? p->v[UC_M] : 0);
