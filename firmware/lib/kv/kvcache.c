@@ -177,8 +177,10 @@ void kv_store(kv_cache_t *kv, int layer, int kvh, int pos, const int16_t *key, i
               const int8_t *value, int32_t value_scale) {
   const int hs = kv->head_size, h = kv_head_of(kv, layer, kvh);
   if (pos == 0) start_sequence(kv, h);
-  if (pos == kv->prompt_len && h == 0 && kv->policy.ops->prompt_end) kv->policy.ops->prompt_end(kv);
-  if (pos == kv->prompt_len) end_prompt(kv, layer, kvh);
+  if (pos == kv->prompt_len) {
+    if (h == 0 && kv->policy.ops->prompt_end) kv->policy.ops->prompt_end(kv);
+    end_prompt(kv, layer, kvh);
+  }
   /* A policy that evicts after the step holds the new position beside the
      full cache until then (its bank has a slot to spare unless nothing is
      pruned). */

@@ -80,6 +80,11 @@ static int adapt_k(kv_cache_t *kv, int pos, int n) {
   return kept;
 }
 
+/* A step's probability (Q16) as the 16 bits the accumulators and marks hold. */
+static uint16_t prob_u16(int32_t prob) {
+  return (uint16_t)(prob > 65535 ? 65535 : prob);
+}
+
 static int32_t protect_threshold(const kv_policy_t *p) {
   return (int32_t)(((int64_t)p->v[UC_PROTECT] * 65536 + 500) / 1000);
 }
@@ -123,15 +128,14 @@ static int accumulating(const kv_cache_t *kv, int pos) {
 static void after(kv_cache_t *kv, int h, int pos, int n, const int32_t *prob) {
   const kv_policy_t *p = &kv->policy;
   if (p->v[UC_DIGITAL] && accumulating(kv, pos)) {
-    for (int i = 0; i < n; i++) kv->addends[i] = (uint16_t)(prob[i] > 65535 ? 65535 : prob[i]);
+    for (int i = 0; i < n; i++) kv->addends[i] = prob_u16(prob[i]);
     kv_note_error(kv, kv_array_accumulate(kv, h, n));
   }
   if (!marking(kv, pos)) return;
   if (kv_in_prefill(kv, pos)) {
     for (int i = 0; i < n; i++) {
       uint16_t *best = &kv->pos_score[kv->slot_pos[kv_slots_of(kv, h) + kv->selected[i]]];
-      uint16_t q = (uint16_t)(prob[i] > 65535 ? 65535 : prob[i]);
-      if (q > *best) *best = q;
+      if (prob_u16(prob[i]) > *best) *best = prob_u16(prob[i]);
     }
     return;
   }
