@@ -6,10 +6,27 @@
 
 enum { LINE_MAX_BYTES = 8192 };
 
+#define COST_FORMAT(conv) " %" conv " %" conv " %" conv " %" conv " %" conv
+
+static void write_cost(FILE *f, const cost_sum_t *c) {
+  fprintf(f, COST_FORMAT(PRIu64), c->energy_fj, c->latency_ps, c->tokens, c->dense_fj, c->dense_ps);
+}
+
 static void write_result(FILE *f, int t, int run, const journal_result_t *r) {
-  fprintf(f, "%d %d %.17g %" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", t, run,
-          r->score, r->evictions, r->cost.energy_fj, r->cost.latency_ps, r->cost.tokens, r->cost.dense_fj,
-          r->cost.dense_ps);
+  fprintf(f, "%d %d %.17g %" PRIu32, t, run, r->score, r->evictions);
+  write_cost(f, &r->cost);
+  write_cost(f, &r->decode);
+  fputc('\n', f);
+}
+
+/* LINE's cost fields from its FIELD-th character on: 0, or -1 when malformed. */
+static int read_cost(const char *line, int *field, cost_sum_t *c) {
+  int used = 0;
+  if (sscanf(line + *field, COST_FORMAT(SCNu64) "%n", &c->energy_fj, &c->latency_ps, &c->tokens, &c->dense_fj,
+             &c->dense_ps, &used) != 5)
+    return -1;
+  *field += used;
+  return 0;
 }
 
 /* The records of PATH's earlier invocations into J (HAVE: which arrived);
@@ -33,10 +50,9 @@ static int read_old(gen_journal_t *j, const char *path, const char *header, unsi
     }
     int t, run, used = 0;
     journal_result_t r;
-    if (sscanf(line, "%d %d %lg %" SCNu32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 "%n", &t,
-               &run, &r.score, &r.evictions, &r.cost.energy_fj, &r.cost.latency_ps, &r.cost.tokens,
-               &r.cost.dense_fj, &r.cost.dense_ps, &used) != 9 ||
-        line[used] != '\n' || t < 0 || t >= j->n_tasks || run < 0 || run >= j->n_runs) {
+    if (sscanf(line, "%d %d %lg %" SCNu32 "%n", &t, &run, &r.score, &r.evictions, &used) != 4 ||
+        read_cost(line, &used, &r.cost) || read_cost(line, &used, &r.decode) || line[used] != '\n' || t < 0 ||
+        t >= j->n_tasks || run < 0 || run >= j->n_runs) {
       fprintf(stderr, "prune_eval: %s:%d: malformed journal line\n", path, number);
       rc = -1;
       break;
@@ -60,7 +76,7 @@ int gen_journal_open(gen_journal_t *j, const char *path, const char *id, int n_t
     fprintf(stderr, "prune_eval: out of memory\n");
     goto out;
   }
-  sprintf(header, "prune_eval journal 1 %d %d %s\n", n_tasks, n_runs, id);
+  sprintf(header, "prune_eval journal 2 %d %d %s\n", n_tasks, n_runs, id);
   if (read_old(j, path, header, have) < 0) goto out;
   /* Keep the finished tasks only, written again whole: a task cut off part
      way is run again, and nothing torn stays behind to be appended to. */

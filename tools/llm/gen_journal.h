@@ -14,11 +14,12 @@ typedef struct {
   uint64_t energy_fj, latency_ps, tokens, dense_fj, dense_ps;
 } cost_sum_t;
 
-/* One task under one (policy, budget): its score and what it cost. */
+/* One task under one (policy, budget): its score and what it cost, in all
+   (prompt and answer) and for the answer's steps alone. */
 typedef struct {
   double score;
   uint32_t evictions;
-  cost_sum_t cost;
+  cost_sum_t cost, decode;
 } journal_result_t;
 
 typedef struct {

@@ -115,17 +115,22 @@ def token_cost_plot(rows, out_dir, made):
     if not costed:
         return
     key = sorted({(r["workload"], r["setting"]) for r in costed})[0]
+    # Generation runs price the answer's steps apart from the prompt's.
+    prefix = "decode_" if any(r.get("decode_nj_per_token") for r in costed if (r["workload"], r["setting"]) == key) \
+        else "array_"
+    unpruned_field = "decode_unpruned_nj_per_token" if prefix == "decode_" else "unpruned_nj_per_token"
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     unpruned = None
     for policy in OrderedDict.fromkeys(r["policy"] for r in costed if (r["workload"], r["setting"]) == key):
         rs = sorted((r for r in costed if (r["workload"], r["setting"]) == key and r["policy"] == policy),
                     key=lambda r: int(r["budget_pct"]))
-        ax.plot([int(r["budget_pct"]) for r in rs], [float(r["array_nj_per_token"]) for r in rs], marker="o",
+        ax.plot([int(r["budget_pct"]) for r in rs], [float(r[prefix + "nj_per_token"]) for r in rs], marker="o",
                 label=policy)
-        unpruned = float(rs[0]["unpruned_nj_per_token"])
+        unpruned = float(rs[0][unpruned_field])
     ax.axhline(unpruned, color="black", linestyle="--", label="unpruned array")
     ax.set_yscale("log")
-    ax.set_title(f"modeled array energy per token, {key[0]}, {key[1]}")
+    steps = "answer step" if prefix == "decode_" else "token"
+    ax.set_title(f"modeled array energy per {steps}, {key[0]}, {key[1]}")
     budget_axes(ax, "energy (nJ/token)")
     save(fig, os.path.join(out_dir, "cost_tokens.png"), made)
 

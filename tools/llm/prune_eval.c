@@ -108,12 +108,6 @@ static cost_sum_t cost_sum(cost_sum_t a, cost_sum_t b) {
                       a.dense_fj + b.dense_fj, a.dense_ps + b.dense_ps};
 }
 
-/* A - B, B a part of A. */
-static cost_sum_t cost_diff(cost_sum_t a, cost_sum_t b) {
-  return (cost_sum_t){a.energy_fj - b.energy_fj, a.latency_ps - b.latency_ps, a.tokens - b.tokens,
-                      a.dense_fj - b.dense_fj, a.dense_ps - b.dense_ps};
-}
-
 typedef struct {
   const llm_model_t *m;
   llm_state_t state;
@@ -327,18 +321,22 @@ static void runner_account(runner_t *r, int pos) {
   r->before = now;
 }
 
-/* Modeled array and unpruned-array energy (nJ) and latency (ns) per token,
-   or empty fields when the policy did not run on the array with its
+/* Modeled array and unpruned-array energy (nJ) and latency (ns) per token
+   of C, or empty fields when the policy did not run on the array with its
    reads (runner_account). */
-static void print_cost(const runner_t *r) {
-  const cost_sum_t *c = &r->cost;
+static void print_cost_of(const cost_sum_t *c) {
   if (!c->tokens) {
-    printf(",,,,\n");
+    printf(",,,,");
     return;
   }
   double n = (double)c->tokens;
-  printf(",%.3f,%.1f,%.3f,%.1f\n", (double)c->energy_fj / 1e6 / n, (double)c->latency_ps / 1e3 / n,
+  printf(",%.3f,%.1f,%.3f,%.1f", (double)c->energy_fj / 1e6 / n, (double)c->latency_ps / 1e3 / n,
          (double)c->dense_fj / 1e6 / n, (double)c->dense_ps / 1e3 / n);
+}
+
+static void print_cost(const runner_t *r) {
+  print_cost_of(&r->cost);
+  putchar('\n');
 }
 
 static const int32_t *forward(runner_t *r, int token, int pos) {
@@ -358,12 +356,16 @@ static int budget_pct(int b, int seq_len) {
   return b > 0 ? b : -b * 100 / seq_len;
 }
 
-static void print_bench(const char *name, const char *policy, int budget, const char *setting, estimate_t e,
-                        int units) {
+static void print_bench_name(const char *name, const char *policy, int budget, const char *setting) {
   printf("BENCH %s_%s", name, policy);
   if (budget < 0) printf("_n%d", -budget);
   else if (budget < 100) printf("_b%d", budget);
   if (strcmp(setting, "ideal")) printf("_%s", setting);
+}
+
+static void print_bench(const char *name, const char *policy, int budget, const char *setting, estimate_t e,
+                        int units) {
+  print_bench_name(name, policy, budget, setting);
   printf(" %.2f pct (95%% CI %.2f..%.2f, n=%d)\n", e.mean, e.lo, e.hi, units);
 }
 
@@ -555,11 +557,13 @@ static int tasks(runner_t *r, const char *path, const char *tag) {
 
 enum { GEN_KINDS = 8 };
 
-/* One (policy, budget)'s scores over the tasks, and its array cost. */
+/* One (policy, budget)'s scores over the tasks, and its array cost: in
+   all, and of the answers' steps alone (a prompt of thousands of positions
+   outweighs a dozen answer steps in the first). */
 typedef struct {
   double *score; /* [task] percent of the answers found */
   uint32_t evictions;
-  cost_sum_t cost;
+  cost_sum_t cost, decode;
 } gen_run_t;
 
 typedef struct {
@@ -775,6 +779,7 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
         runs[i].score[t] = done->score;
         runs[i].evictions += done->evictions;
         runs[i].cost = cost_sum(runs[i].cost, done->cost);
+        runs[i].decode = cost_sum(runs[i].decode, done->decode);
       }
       continue;
     }
@@ -812,11 +817,13 @@ static int gen_tasks(runner_t *r, gen_set_t *set, gen_run_t *runs) {
           break;
         }
       }
-      r->cost = cost_sum(runs[i].cost, r->cost);
+      const cost_sum_t prompt = r->cost;
+      r->cost = (cost_sum_t){0, 0, 0, 0, 0};
       runs[i].score[t] = continue_and_score(r, task, first, set, it->tag, pct, t);
       runs[i].evictions += r->state.kv.evictions;
-      result[i] = (journal_result_t){runs[i].score[t], r->state.kv.evictions, cost_diff(r->cost, runs[i].cost)};
-      runs[i].cost = r->cost;
+      result[i] = (journal_result_t){runs[i].score[t], r->state.kv.evictions, cost_sum(prompt, r->cost), r->cost};
+      runs[i].cost = cost_sum(runs[i].cost, result[i].cost);
+      runs[i].decode = cost_sum(runs[i].decode, result[i].decode);
       if (r->state.kv.error) {
         fprintf(stderr, "prune_eval: array: %s\n", ucm_strerror(r->state.kv.error));
         failed = 1;
@@ -854,9 +861,17 @@ static void print_gen(runner_t *r, const gen_set_t *set, const char *policy, int
          dense > 0 ? all.mean / dense : 0.0);
   for (int k = 0; k < set->n_kinds; k++) printf(",%.2f", gen_of(set, run, k).mean);
   printf(",%lu", (unsigned long)run->evictions);
-  r->cost = run->cost;
-  print_cost(r);
+  print_cost_of(&run->cost);
+  print_cost_of(&run->decode);
+  putchar('\n');
   print_bench("retr_em", policy, budget, r->setting, all, set->n);
+  const cost_sum_t *d = &run->decode;
+  if (d->tokens) {
+    print_bench_name("retr_decode_nj", policy, budget, r->setting);
+    const double n = (double)d->tokens;
+    printf(" %.3f nJ/token (the unpruned array %.3f, %lu answer steps)\n", (double)d->energy_fj / 1e6 / n,
+           (double)d->dense_fj / 1e6 / n, (unsigned long)d->tokens);
+  }
   fflush(stdout);
 }
 
@@ -870,7 +885,8 @@ static int gen(runner_t *r, const char *path, gen_set_t *set) {
   }
   printf("workload,setting,policy,budget_pct,em_pct,em_ci_lo,em_ci_hi,em_of_dense");
   for (int k = 0; k < set->n_kinds; k++) printf(",em_%s", set->kinds[k]);
-  printf(",evictions,array_nj_per_token,array_ns_per_token,unpruned_nj_per_token,unpruned_ns_per_token\n");
+  printf(",evictions,array_nj_per_token,array_ns_per_token,unpruned_nj_per_token,unpruned_ns_per_token"
+         ",decode_nj_per_token,decode_ns_per_token,decode_unpruned_nj_per_token,decode_unpruned_ns_per_token\n");
   const double dense = gen_of(set, &runs[0], -1).mean;
   print_gen(r, set, kv_policies[0]->name, 100, &runs[0], dense);
   for (int i = 1; i < n_runs; i++)
