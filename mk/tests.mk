@@ -31,6 +31,17 @@ $(ISA_BUILD)/%.elf: $(ISA_BUILD)/%.S tests/isa/*.h $(GEN)/soc_regs.h linker/isa.
 
 isa-tests: $(ISA_ELFS) $(ISA_EXT_ELFS)
 
+# Random programs that trace every instruction's result, for comparing the
+# functional simulator with the RTL (tests/iss/gen_random_programs.py).
+ISS_RANDOM_DIR  := $(BUILD)/tests/iss
+ISS_RANDOM_S    := $(patsubst %,$(ISS_RANDOM_DIR)/%.S,$(shell $(PYTHON) tests/iss/gen_random_programs.py --list))
+ISS_RANDOM_ELFS := $(ISS_RANDOM_S:.S=.elf)
+$(ISS_RANDOM_S) &: tests/iss/gen_random_programs.py
+	$(PYTHON) $< $(ISS_RANDOM_DIR)
+$(ISS_RANDOM_DIR)/%.elf: $(ISS_RANDOM_DIR)/%.S $(GEN)/soc_regs.h linker/isa.ld | deps
+	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_RAM_LD) $< -o $@
+iss-tests: $(ISS_BIN) $(ISS_RANDOM_ELFS)
+
 # The bootloader's test program with code in external memory.
 BOOT_EXT_ELF := $(BUILD)/tests/boot/ext_code.elf
 $(BOOT_EXT_ELF): tests/boot/ext_code.S $(GEN)/soc_regs.h linker/isa.ld | deps
@@ -89,9 +100,9 @@ unit-tests: $(UNIT_BINS) $(SIM_TESTS)
 # Built TEST_JOBS at a time. The ULX3S bitstream (synthesis, then place and
 # route: the longest chain) is built by its test (fw/ulx3s-85f-bitstream),
 # which the runner starts first, so that the other tests run beside it.
-TEST_DEPS := sim $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) $(ARTY_SIM_RTL) firmware isa-tests unit-tests llm-host smollm2 ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_BUILD)/fuzz_tokenize $(FUZZ_VENV)/.stamp
+TEST_DEPS := sim iss-tests $(BOOT_EXT_ELF) $(SIM_BIN_BOARD) $(BOARD_SIM_RTL) $(BOARD_SIM_RETR) $(ARTY_SIM_RTL) firmware isa-tests unit-tests llm-host smollm2 ucm-tests retrieval $(TORCH_STAMP) $(FUZZ_BUILD)/fuzz_console $(FUZZ_BUILD)/fuzz_upload $(FUZZ_BUILD)/fuzz_tokenize $(FUZZ_VENV)/.stamp
 TEST_JOBS ?= 2
-.PHONY: isa-tests unit-tests
+.PHONY: isa-tests iss-tests unit-tests
 test: deps $(GEN)/soc_regs_pkg.sv
 	$(MAKE) -j$(TEST_JOBS) --no-print-directory $(TEST_DEPS)
 	$(PYTHON) tests/run_tests.py --build $(BUILD)

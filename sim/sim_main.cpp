@@ -18,8 +18,6 @@
 // than an SDR SDRAM chip); what the ELF places there is in it from the
 // start, as after an upload.
 
-#include <cerrno>
-#include <ctime>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -34,6 +32,7 @@
 #include "elf_image.h"
 #include "host_port.h"
 #include "pc_profile.h"
+#include "sim_cli.h"
 #include "sdram_model.h"
 #include "uart_model.h"
 #include "verilated.h"
@@ -65,39 +64,23 @@ namespace {
 
 constexpr uint32_t kRomBase = ROM_BASE, kRomBytes = SIM_ROM_BYTES;
 constexpr uint32_t kRamBase = RAM_BASE, kRamBytes = SIM_RAM_BYTES;
-constexpr int kExitUsage = 2, kExitSdram = 3, kExitTimeout = 124;
+constexpr int kExitSdram = 3;
 constexpr unsigned kQuietCycles = 16;
 
-// This process's CPU time (the simulator is single-threaded).
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
-}
-
-[[noreturn]] void fail(const std::string &msg) {
-  std::fprintf(stderr, "unicaim-sim: %s\n", msg.c_str());
-  std::exit(kExitUsage);
-}
+[[noreturn]] void fail(const std::string &msg) { sim_fail("unicaim-sim", msg); }
 
 void usage(FILE *f) {
+  std::fprintf(f, "usage: unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
+                  "                   [--profile FILE] [+checks]\n");
+  program_options_usage(f, " (default: no limit)");
   std::fprintf(f,
-               "usage: unicaim-sim --elf FILE [--preload FILE] [--max-cycles N] [--trace FILE.fst] [--uart-pty]\n"
-               "                   [--profile FILE] [+checks]\n"
-               "  --elf FILE        RV32 ELF to run (reset PC = entry point)\n"
-               "  --preload FILE    another ELF placed in memory first (the RAM image of a bitstream)\n"
-               "  --max-cycles N    stop with exit status %d after N cycles (default: no limit)\n"
                "  --trace FILE.fst  write an FST waveform\n"
-               "  --uart-pty        connect the UART to a new pseudo-terminal (path on stderr)\n"
                "  --profile FILE    write the cycles spent at each instruction address (tools/profile.py)\n"
-               "  +checks           at the end, what each protocol checker saw (builds with --assert)\n",
-               kExitTimeout);
+               "  +checks           at the end, what each protocol checker saw (builds with --assert)\n");
 }
 
-struct Options {
-  std::string elf, preload, trace, profile;
-  uint64_t max_cycles = 0;
-  bool pty = false;
+struct Options : ProgramOptions {
+  std::string trace, profile;
 };
 
 Options parse(int argc, char **argv) {
@@ -108,23 +91,12 @@ Options parse(int argc, char **argv) {
       if (i + 1 >= argc) fail("option " + a + " needs a value");
       return argv[++i];
     };
-    if (a == "--elf") {
-      o.elf = value();
-    } else if (a == "--preload") {
-      o.preload = value();
-    } else if (a == "--max-cycles") {
-      std::string v = value();
-      char *end = nullptr;
-      errno = 0;
-      o.max_cycles = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end || v[0] == '-' || o.max_cycles == 0 || errno == ERANGE)
-        fail("bad --max-cycles '" + v + "' (1..2^64-1)");
+    if (parse_program_option("unicaim-sim", argc, argv, i, o)) {
+      continue;
     } else if (a == "--trace") {
       o.trace = value();
     } else if (a == "--profile") {
       o.profile = value();
-    } else if (a == "--uart-pty") {
-      o.pty = true;
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
       std::exit(0);
@@ -383,12 +355,5 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "unicaim-sim: program did not finish within --max-cycles %" PRIu64 "\n",
                  opt.max_cycles);
   }
-  // Speed in CPU time too: a shared machine's wall clock counts other jobs.
-  std::fprintf(stderr,
-               "SIM cycles=%" PRIu64 " instret=%" PRIu64 " wall_s=%.3f hz=%.0f cpu_s=%.3f cycles_per_cpu_s=%.0f "
-               "instret_per_cpu_s=%.0f exit=%d\n",
-               cycle, instret, wall, wall > 0 ? cycle / wall : 0.0, cpu, cpu > 0 ? cycle / cpu : 0.0,
-               cpu > 0 ? instret / cpu : 0.0, exit_code);
-  // Keep a failing code non-zero when only its low byte reaches the shell.
-  return exit_code == 0 ? 0 : ((exit_code & 0xff) ? (exit_code & 0xff) : 1);
+  return sim_finish(cycle, instret, wall, cpu, exit_code);
 }

@@ -379,20 +379,20 @@ def collect(build, run):
                 policies.append((line.split()[0], "(array)" in line, []))
         return policies
 
-    @add("soc-matches-host-every-policy")
-    def _():
+    def every_policy_matches_host(binary=None):
         # One story per policy of the registry on the SoC (those that need
         # it through the block) and on the host (through the golden model):
         # the same tokens, and the budget's policy echoed. A 31-token prompt
         # at an 8-slot budget, so every policy compresses the prompt or pages
-        # it, evicts while generating, and changes the story.
+        # it, evicts while generating, and changes the story. BINARY: another
+        # simulator than the RTL's.
         prompt = "Once upon a time, there was a little girl named Lily. She liked to play in the park with her dog."
         policies = registry_policies()
         session = ""
         for name, array, _ in policies:
             spec = name if name == policies[0][0] else f"{name} 8"
             session += f"{'kv unicaim' if array else 'kv dense'}\npolicy {spec}\nstory -n 44 --ids {prompt}\n"
-        rc, out, err = console_session(run, build, "llm.elf", session + "exit 0\n", tmp, 900)
+        rc, out, err = console_session(run, build, "llm.elf", session + "exit 0\n", tmp, 900, binary=binary)
         socs = [m.split() for m in re.findall(r"^TOKENS(.*)$", out, re.M)]
         dense = host_story(["-n", "44", "-i", prompt])
         report, ok = [], rc == 0 and len(policies) > 7 and len(socs) == len(policies) and "error" not in out
@@ -405,6 +405,10 @@ def collect(build, run):
             ok = ok and good
             report.append(f"{spec}: {'ok' if good else 'differs, or not echoed'}\n soc:  {soc}\n host: {want}")
         return ok, f"rc={rc}\n" + "\n".join(report) + f"\ndense: {dense}\n{out[-1500:]}{err[-300:]}"
+
+    add("soc-matches-host-every-policy")(every_policy_matches_host)
+    # The functional simulator (sim/iss/): the same firmware, the same tokens.
+    add("iss-matches-host-every-policy")(lambda: every_policy_matches_host(os.path.join(build, "iss", "unicaim-iss")))
 
     @add("soc-policy-bad-input")
     def _():

@@ -177,3 +177,20 @@ MUTATIONS += [
              "3'b000:  wb_load_data = {24'b0, shifted[7:0]};",
              ("isa/",), CORE),
 ]
+# ---------------------------------------------------------------- the functional simulator
+ISS = ("iss-tests", "isa-tests")
+MUTATIONS += [
+    Mutation("iss-dot4-unsigned-bytes", "sim/iss/rv_hart.c",
+             "for (int i = 0; i < 4; i++) sum += (int8_t)(a >> (8 * i)) * (int8_t)(b >> (8 * i));",
+             "for (int i = 0; i < 4; i++) sum += (uint8_t)(a >> (8 * i)) * (int8_t)(b >> (8 * i));",
+             ("iss-isa/", "iss/random"), ISS),
+    Mutation("iss-mret-keeps-mie-off", "sim/iss/rv_hart.c",
+             "            h->mie = h->mpie;\n", "",
+             ("iss-isa/",), ISS),
+    Mutation("iss-vectored-ignores-cause", "sim/iss/rv_hart.c",
+             "(h->mtvec_base & ~0x3fu) | (cause & 15) << 2", "(h->mtvec_base & ~0x3fu)",
+             ("iss-isa/",), ISS),
+    Mutation("iss-uart-pops-twice", "sim/iss/iss_soc.c",
+             "        s->rx_count--;\n", "        s->rx_count -= s->rx_count > 1 ? 2 : 1;\n",
+             ("iss-matches-host", "iss/llm-session"), ISS + ("firmware", "llm-host")),
+]

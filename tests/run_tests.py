@@ -23,6 +23,7 @@ sys.path.insert(0, HERE)
 
 import fw_tests  # noqa: E402  (firmware-on-simulator cases)
 import llm_tests  # noqa: E402  (language model)
+import iss_tests  # noqa: E402  (functional simulator)
 import boot_tests  # noqa: E402  (bootloader)
 import ucm_tests  # noqa: E402  (UniCAIM block)
 import retrieval_tests  # noqa: E402  (retrieval model)
@@ -116,11 +117,15 @@ def main():
     # The same with code and data in external memory (instruction cache).
     tests += [isa_test(sim, os.path.join(build, "tests", "isa", "ext", name + ".elf"), "isa-ext")
               for name in isa_names()]
+    # The functional simulator on the same programs.
+    iss = os.path.join(build, "iss", "unicaim-iss")
+    tests += [isa_test(iss, os.path.join(build, "tests", "isa", sub, name + ".elf"), suite)
+              for sub, suite in (("", "iss-isa"), ("ext", "iss-isa-ext")) for name in isa_names()]
     tests += [unit_test(os.path.join(build, "tests", "rtl", os.path.basename(tb)[:-3]))
               for tb in sorted(glob.glob(os.path.join(HERE, "rtl", "tb_*.sv")))]
     tests += [unit_test(os.path.join(build, "tests", "sim", os.path.basename(t)[:-4]))
               for t in sorted(glob.glob(os.path.join(HERE, "sim", "*_test.cpp")))]
-    for group in (fw_tests, llm_tests, boot_tests, ucm_tests, retrieval_tests, smol_tests):
+    for group in (fw_tests, llm_tests, iss_tests, boot_tests, ucm_tests, retrieval_tests, smol_tests):
         try:
             tests += group.collect(build, run)
         except Exception as exc:  # a group that cannot even list its tests fails as one

@@ -4,13 +4,13 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def console_session(run, build, elf, lines, tmp, timeout=300, sim="sim"):
-    """Sends LINES (one string) to build/fw/ELF on build/SIM/unicaim-sim;
-    returns run's (rc, out, err). TIMEOUT bounds the wait for each prompt,
-    twice it the whole session."""
+def console_session(run, build, elf, lines, tmp, timeout=300, sim="sim", binary=None):
+    """Sends LINES (one string) to build/fw/ELF on build/SIM/unicaim-sim (or
+    on BINARY, another simulator); returns run's (rc, out, err). TIMEOUT
+    bounds the wait for each prompt, twice it the whole session."""
     script = os.path.join(tmp, "session_%d.txt" % len(os.listdir(tmp)))
     with open(script, "w") as f:
         f.write(lines)
     return run(["/usr/bin/python3", os.path.join(ROOT, "tools", "uartctl.py"), "sim", "--sim",
-                os.path.join(build, sim, "unicaim-sim"), "--elf", os.path.join(build, "fw", elf),
+                binary or os.path.join(build, sim, "unicaim-sim"), "--elf", os.path.join(build, "fw", elf),
                 "--script", script, "--timeout", str(timeout)], timeout * 2)
