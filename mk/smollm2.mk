@@ -101,7 +101,7 @@ SMOL_LINK = $(call quiet,LD,$@)$(RV_CC) $(FW_LDFLAGS) $(call fw_limits,PLATFORM_
 SMOL_OBJS := $(call fw_obj,$(FW_COMMON)) $(FW_BUILD)/obj/llm_smol_main.o $(FW_BUILD)/obj/llm_smol_model.o
 $(FW_BUILD)/llm_smol.elf: $(SMOL_OBJS) $(FW_LDS)
 	$(SMOL_LINK)
-smollm2: $(FW_BUILD)/llm_smol.elf $(SIM_BIN_SMOL)
+smollm2: $(FW_BUILD)/llm_smol.elf $(SIM_BIN_SMOL) $(ISS_BIN_SMOL)
 
 # llm_smol_pos256.elf: the same with the host engine's cache of positions
 # 0-255 (greedy from BOS, as `bench` decodes) linked in, so that `bench 256`

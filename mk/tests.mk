@@ -40,7 +40,7 @@ $(ISS_RANDOM_S) &: tests/iss/gen_random_programs.py
 	$(PYTHON) $< $(ISS_RANDOM_DIR)
 $(ISS_RANDOM_DIR)/%.elf: $(ISS_RANDOM_DIR)/%.S $(GEN)/soc_regs.h linker/isa.ld | deps
 	$(call quiet,LD,$@)$(RV_CC) $(ISA_CFLAGS) $(ISA_RAM_LD) $< -o $@
-iss-tests: $(ISS_BIN) $(ISS_RANDOM_ELFS)
+iss-tests: $(ISS_BIN) $(ISS_BIN_RETR) $(ISS_RANDOM_ELFS)
 
 # The bootloader's test program with code in external memory.
 BOOT_EXT_ELF := $(BUILD)/tests/boot/ext_code.elf

@@ -1,7 +1,8 @@
 """The functional simulator (sim/iss/) against the RTL: random programs
 traced instruction by instruction, a console session of the language model
-with the array, and its bad input. (The ISA suite on it is run_tests.py's
-iss-isa/*; every policy's tokens against the host, llm/iss-matches-host-*.)"""
+with the array, the retrieval model against the host, and its bad input.
+(The ISA suite on it is run_tests.py's iss-isa/*; every policy's tokens
+against the host, llm/iss-matches-host-*; SmolLM2's, smol/iss-*.)"""
 import glob
 import os
 import re
@@ -11,6 +12,7 @@ from soc_console import console_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+PY = "/usr/bin/python3"
 
 
 def collect(build, run):
@@ -59,6 +61,20 @@ def collect(build, run):
         ok = all(rc == 0 for rc, _, _ in outs) and texts[0] == texts[1] and len(tokens[0]) == 2 and energy != []
         diff = [f"rtl: {a}\niss: {b}" for a, b in zip(*texts) if a != b][:5]
         return ok, f"rc {[o[0] for o in outs]}, tokens {tokens}\n" + "\n".join(diff) + outs[1][2][-500:]
+
+    @add("retrieval-agrees-with-host")
+    def _():
+        # The retrieval model with its array (iss_retr): a passkey task at
+        # 192 tokens, dense and under unicaim on the array, the host's tokens.
+        report, ok = [], True
+        for args in ([], ["--slices", "3", "--kv", "unicaim", "--policy", "unicaim 48"]):
+            rc, out, err = run([PY, os.path.join(HERE, "retrieval_soc.py"), "--build", build, "--sim",
+                                os.path.join(build, "iss_retr", "unicaim-iss"), "--len", "192", "--depth", "0.1",
+                                *args], 600)
+            agrees = "host tokens equal" in out
+            ok = ok and rc == 0 and agrees
+            report.append(f"{args}: rc={rc} agrees={agrees}\n{out[-600:]}{err[-300:]}")
+        return ok, "\n".join(report)
 
     @add("bad-input")
     def _():

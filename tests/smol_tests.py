@@ -355,4 +355,24 @@ def collect(build, run):
               "error: the story needs a prompt (this model does not start from BOS)" in out)
         return ok, f"rc={rc}\nsoc:  {soc}\nhost: {want}\n{out[-1500:]}{err[-400:]}"
 
+    @add("iss-tokens-match-host")
+    def _():
+        # The functional simulator with SmolLM2's array and memory (a
+        # minute where the RTL takes most of an hour): a dense story, and one
+        # with unicaim+ at 6 positions on the array, each the host's tokens
+        # (the pruned one differs from the dense one: the policy acted).
+        prompt = "The cat sat on the mat and"
+        session = f"story -n 12 --ids {prompt}\nkv unicaim\npolicy unicaim+ 6\nstory -n 12 --ids {prompt}\nexit 0\n"
+        rc, out, err = console_session(run, build, "llm_smol.elf", session, tmp, timeout=900,
+                                       binary=os.path.join(build, "iss_smol", "unicaim-iss"))
+        iss = [m.split() for m in re.findall(r"^TOKENS(.*)$", out, re.M)]
+        host_args = [host, image, "-n", "12", "-i", prompt, "--ids", "--context", "1024", "--batch", "8"]
+        want = []
+        for extra in ([], ["--kv", "unicaim", "--policy", "unicaim+:6", "--slices", "3"]):
+            rc2, host_out, err2 = run(host_args + extra, 300)
+            m = re.search(r"^TOKENS(.*)$", host_out, re.M)
+            want.append(m.group(1).split() if m else None)
+        ok = rc == 0 and iss == want and len(iss) == 2 and iss[0] != iss[1] and "evictions" in out
+        return ok, f"rc={rc}\niss:  {iss}\nhost: {want}\n{out[-1500:]}{err[-400:]}"
+
     return tests
