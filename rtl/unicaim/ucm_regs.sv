@@ -52,7 +52,7 @@ module ucm_regs #(
   output logic [Dim*8-1:0]      key_o,
   output logic [Dim*8-1:0]      query_o,
   input  logic [BankW-1:0]      step_bank_i,
-  output logic [7:0]            step_o,        // STEP of step_bank_i
+  output logic [soc_regs_pkg::UCM_STEP_VALUE_WIDTH-1:0] step_o,  // STEP of step_bank_i
   // The engine's reports.
   input  logic                  finish_i,      // the command's last busy cycle
   input  logic                  err_slot_i,    // a LIST entry out of range
@@ -81,7 +81,7 @@ module ucm_regs #(
   logic [soc_regs_pkg::UCM_SENSE_CAP_CACC_LSB+soc_regs_pkg::UCM_SENSE_CAP_CACC_WIDTH-1:0]  sense_cap_q;
   logic [soc_regs_pkg::UCM_ADC_CFG_BITS_LSB+soc_regs_pkg::UCM_ADC_CFG_BITS_WIDTH-1:0]   adc_cfg_q;
   logic [31:0] slot_meta_q, slot_acc_q, slot_valid_count_q;
-  logic [7:0]  step_q [Banks];
+  logic [soc_regs_pkg::UCM_STEP_VALUE_WIDTH-1:0] step_q [Banks];
   logic [Dim*8-1:0] key_q, query_q;
 
   localparam int unsigned ErrBusy     = soc_regs_pkg::UCM_STATUS_ERR_BUSY_LSB - soc_regs_pkg::UCM_STATUS_ERR_CMD_LSB;
@@ -211,7 +211,7 @@ module ucm_regs #(
           default: ;
         endcase
       end else if (in_step) begin
-        rsp_o.rdata = {24'b0, step_q[BankW'(word)]};
+        rsp_o.rdata = 32'(step_q[BankW'(word)]) << soc_regs_pkg::UCM_STEP_VALUE_LSB;
       end else if (in_key) begin
         rsp_o.rdata = key_q[32'(word) * 32 +: 32];
       end else if (in_query) begin
@@ -331,7 +331,8 @@ module ucm_regs #(
           if (req_i.be[i] && in_key)   key_q[(32'(word) * 4 + i) * 8 +: 8]   <= req_i.wdata[8*i +: 8];
           if (req_i.be[i] && in_query) query_q[(32'(word) * 4 + i) * 8 +: 8] <= req_i.wdata[8*i +: 8];
         end
-        if (in_step && req_i.be[0]) step_q[BankW'(word)] <= req_i.wdata[7:0];
+        if (in_step && req_i.be[soc_regs_pkg::UCM_STEP_VALUE_LSB / 8])
+          step_q[BankW'(word)] <= req_i.wdata[soc_regs_pkg::UCM_STEP_VALUE_LSB +: soc_regs_pkg::UCM_STEP_VALUE_WIDTH];
         if (in_reg) begin
           unique case (reg_off)
             soc_regs_pkg::UCM_POS_OFFSET:       pos_q       <= req_i.wdata[15:0];

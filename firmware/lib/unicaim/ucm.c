@@ -143,7 +143,7 @@ void ucm_read_sense(ucm_t *u, ucm_sense_t *trim) {
 
 int ucm_set_step(ucm_t *u, unsigned bank, uint8_t step) {
   if (bank >= u->geom.banks) return UCM_E_BANK;
-  u->write(u, UCM_STEP_WINDOW + 4 * bank, step);
+  u->write(u, UCM_STEP_WINDOW + 4 * bank, (uint32_t)step << UCM_STEP_VALUE_LSB);
   return UCM_OK;
 }
 

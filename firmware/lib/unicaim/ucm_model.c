@@ -438,7 +438,7 @@ int ucm_model_read(ucm_model_t *m, uint32_t offset, uint32_t *value) {
   *value = 0;
   switch (decode(m, offset & (ARRAY_SIZE - 4), &idx)) {
     case AREA_STEP:
-      *value = m->step[idx];
+      *value = (uint32_t)m->step[idx] << UCM_STEP_VALUE_LSB;
       return 0;
     case AREA_KEY:
       *value = bytes_word(m->key, idx);
@@ -540,7 +540,8 @@ int ucm_model_write(ucm_model_t *m, uint32_t offset, uint32_t value, uint32_t be
   uint32_t idx;
   switch (decode(m, offset & (ARRAY_SIZE - 4), &idx)) {
     case AREA_STEP:
-      if (be & 1) m->step[idx] = (uint8_t)value;
+      if (be & (1u << (UCM_STEP_VALUE_LSB / 8)))
+        m->step[idx] = (uint8_t)((value & UCM_STEP_VALUE_MASK) >> UCM_STEP_VALUE_LSB);
       return 0;
     case AREA_KEY:
       bytes_write(m->key, idx, value, be);
