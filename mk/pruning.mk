@@ -68,7 +68,7 @@ $(BENCH_DIR)/prune.txt: $(PRUNE_RUNS:%=$(PRUNE_OUT)/%.out) $(BENCH_DIR)/ucm.txt 
 # Sweeps of each policy's main parameters on the development set; the
 # defaults in the policies' files are the best of these.
 TUNE_SWEEPS := sinks=1,4,8 window=8,16,32,64 page=8,16,32 alpha=0,2,4,8 init=0,500,1000 k=13,25,51,102 \
-               spare=8,25,50 protect=250,500
+               spare=8,25,50 protect=100,250,500
 tune-prune: $(PRUNE) $(LLM_IMAGE) $(RETR_IMAGE) $(PRUNE_DEV)
 	@mkdir -p $(PRUNE_OUT)
 	for s in $(TUNE_SWEEPS); do $(RETR_DEV) --budgets 25 --sweep $$s; done > $(PRUNE_OUT)/tune_retrieval.out

@@ -6,7 +6,9 @@
    - recent=1: the M newest positions are protected while they gather
      scores;
    - protect=P: a position older than those that draws P per mille of a
-     step's attention is critical -- far-back retrieval -- and is protected
+     step's attention (a quarter: four values of one key split a head's
+     attention, and a half missed most of them) is critical -- far-back
+     retrieval -- and is protected
      for good with the SPAN after it, in every bank, at most SPARE per bank
      (half the budget: the brief's 5-10% left SmolLM2's development needles
      at 3%, docs/pruning.md); QUESTION: only the prompt's last
@@ -32,7 +34,7 @@ static void defaults(kv_policy_t *p) {
   unicaim_defaults(p);
   p->v[UC_DIGITAL] = 1;
   p->v[UC_RECENT] = 1;
-  p->v[UC_PROTECT] = 500;
+  p->v[UC_PROTECT] = 250;
   p->v[UC_SPAN] = 10;
   p->v[UC_SPARE] = p->budget / 2 > 1 ? p->budget / 2 : 1;
   p->v[UC_QUESTION] = 16;
@@ -185,7 +187,7 @@ static const kv_param_t params[] = {
     UNICAIM_PARAMS,
     {"digital", UC_DIGITAL, 0, 1, "1: sum the softmax probabilities digitally (1)"},
     {"recent", UC_RECENT, 0, 1, "1: protect the M newest positions (1)"},
-    {"protect", UC_PROTECT, 0, 1000, "attention per mille that makes a position critical, 0: off (500)"},
+    {"protect", UC_PROTECT, 0, 1000, "attention per mille that makes a position critical, 0: off (250)"},
     {"span", UC_SPAN, 0, 65535, "positions after a critical one protected with it (10)"},
     {"spare", UC_SPARE, 0, 65535, "protected positions per bank at most (half the budget)"},
     {"question", UC_QUESTION, 0, 65535, "only the prompt's last N queries mark critical ones, 0: all (16)"},
@@ -202,7 +204,7 @@ static const kv_param_t params[] = {
    at 0 and min-detect takes it at once). */
 static const char *const ablations[] = {
     "linear: linear=1", "digital: digital=1", "digital_shielded: digital=1 recent=1", "recent: recent=1",
-    "protect: protect=500 question=16", "kshare: kshare=2", "adapt: adapt=8", "observe: observe=64",
+    "protect: protect=250 question=16", "kshare: kshare=2", "adapt: adapt=8", "observe: observe=64",
     "binary: binary=1", 0,
 };
 
