@@ -205,9 +205,10 @@ $(BENCH_DIR)/snapkv_fp32.txt: tools/llm/snapkv_fp32.py tools/llm/gguf_ref.py $(S
 	mv $@.tmp $@
 	cat $@
 
-# The sense line's trim and the linear ablation on the development set at
-# 1k tokens (unicaim's defaults are chosen from these).
-SMOL_TUNE := linear=0,1 ts=100,300,1000,3000 cacc=5,10,40,160
+# The sense line's trim and the linear ablation, and unicaim+'s protection
+# (threshold, spare, span), on the development set at 1k tokens (the
+# defaults in policy_unicaim*.c are chosen from these; docs/pruning.md).
+SMOL_TUNE := linear=0,1 ts=100,300,1000,3000 cacc=5,10,40,160 protect=100,250,500 spare=20,51,102 span=6,10,16
 tune-prune-smol: $(PRUNE) $(SMOL_IMAGE) $(SMOL_TASK_DIR)/dev_1024.tasks
 	@mkdir -p $(PRUNE_OUT)
 	for s in $(SMOL_TUNE); do \
