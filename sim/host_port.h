@@ -56,6 +56,17 @@ struct HostPort {
     if (in_open) poll(&p, 1, ms);
   }
 
+  // The program waits for the host's input: sleeps up to 100 ms for it, or
+  // says the input has ended (the run ends with status 0) and returns false.
+  bool await_input(const char *tool) {
+    if (!in_open) {
+      std::fprintf(stderr, "%s: end of input while the program waits for more\n", tool);
+      return false;
+    }
+    wait_input(100);
+    return true;
+  }
+
   // A pty's unread output is lost when the master closes: wait until the
   // client has read what the SoC said last. The kernel moves written bytes
   // to the client's queue a moment later (a work item), so the queue must

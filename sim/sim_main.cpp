@@ -322,12 +322,10 @@ int main(int argc, char **argv) {
     // Quiet for a few cycles: a store in flight (an exit) lands first.
     quiet_cycles = waits_for_uart(top->rootp) && uart.idle() ? quiet_cycles + 1 : 0;
     if (quiet_cycles >= kQuietCycles) {
-      if (!host.in_open) {
-        std::fprintf(stderr, "unicaim-sim: end of input while the program waits for more\n");
+      if (!host.await_input("unicaim-sim")) {
         exit_code = 0;
         break;
       }
-      host.wait_input(100);
       feed();
     }
 

@@ -107,12 +107,10 @@ int main(int argc, char **argv) {
     }
     feed();
     if (stop == RV_SLEEPING && !iss_ext_irq(&soc)) {
-      if (!host.in_open) {
-        std::fprintf(stderr, "unicaim-iss: end of input while the program waits for more\n");
+      if (!host.await_input("unicaim-iss")) {
         exit_code = 0;
         break;
       }
-      host.wait_input(100);
       feed();
     }
   }
