@@ -3,8 +3,9 @@
 simulator's pseudo-terminal -- interactively or from a script.
 
   uartctl.py sim [--sim BINARY] [--elf FILE] [--preload FILE] [--upload APP.elf [--ext-preloaded]] [--script FILE]
-      start build/sim/unicaim-sim (or a board simulator, which holds its
-      own ROM and RAM images: no --elf) with --uart-pty and talk to it;
+      start build/sim/unicaim-sim (or the functional simulator,
+      build/iss/unicaim-iss, or a board simulator, which holds its own ROM
+      and RAM images: no --elf) with --uart-pty and talk to it;
       --ext-preloaded: the Arty's board simulator starts with APP.elf's
       external-memory data in its DDR3 (a 170 MB model would take hours
       through the simulated UART) and only the RAM part is uploaded
