@@ -62,6 +62,7 @@ enum {
   CSR_MCONFIGPTR = 0xf15,
 };
 
+#define MCAUSE_INTERRUPT (1u << 31)
 #define MSTATUS_MIE 0x8u
 #define MSTATUS_MPIE 0x80u
 #define MSTATUS_MPP_M 0x1800u
@@ -78,7 +79,7 @@ static int32_t sext(uint32_t value, int bits) { return (int32_t)(value << (32 - 
 
 static void trap(rv_hart_t *h, bool irq, uint32_t cause, uint32_t tval) {
   h->mepc = h->pc;
-  h->mcause = (irq ? 0x80000000u : 0) | cause;
+  h->mcause = (irq ? MCAUSE_INTERRUPT : 0) | cause;
   h->mtval = tval;
   h->mpie = h->mie;
   h->mie = false;
@@ -134,7 +135,7 @@ static bool csr_write(rv_hart_t *h, const iss_soc_t *s, uint32_t csr, uint32_t v
     case CSR_MSCRATCH: h->mscratch = v; break;
     case CSR_UCXCFG: h->dot_enable = v & 1; break;
     case CSR_MEPC: h->mepc = v & ~3u; break;
-    case CSR_MCAUSE: h->mcause = v & 0x8000001fu; break;
+    case CSR_MCAUSE: h->mcause = v & (MCAUSE_INTERRUPT | 0x1fu); break;
     case CSR_MTVAL: h->mtval = v; break;
     case CSR_MCYCLE: h->mcycle_offset = ((mcycle(h, s) & ~0xffffffffull) | v) - next; break;
     case CSR_MCYCLEH: h->mcycle_offset = (((uint64_t)v << 32) | (uint32_t)mcycle(h, s)) - next; break;

@@ -19,7 +19,7 @@ import argparse
 import os
 import random
 
-EDGES = [0, 1, 2, 31, 32, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFF8000, 0x8000, 0x7F, 0x80, 0xFF]
+EDGES = [0, 1, 2, 31, 32, (1 << 31) - 1, 1 << 31, (1 << 32) - 1, 0xFFFF8000, 0x8000, 0x7F, 0x80, 0xFF]
 # x28: trace pointer, x29: the handler's scratch, x30: traps taken, x31: the data area.
 WRITABLE = list(range(1, 28))
 ALU_R = ["add", "sub", "sll", "slt", "sltu", "xor", "srl", "sra", "or", "and",
