@@ -54,7 +54,7 @@ typedef struct {
    does not support). */
 int iss_soc_init(iss_soc_t *s, const iss_config_t *cfg, char *why, int why_len);
 void iss_soc_free(iss_soc_t *s);
-/* Puts BYTES at ADDR of a memory (ELF loading); -1 where no memory is. */
+/* Puts BYTE at ADDR of a memory (ELF loading); -1 where no memory is. */
 int iss_soc_poke(iss_soc_t *s, uint32_t addr, uint8_t byte);
 
 /* Bus accesses of the hart: 0, or -1 for an access fault. A load returns

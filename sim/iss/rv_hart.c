@@ -347,7 +347,7 @@ rv_stop_t rv_run(rv_hart_t *h, iss_soc_t *s, uint64_t cycles) {
       s->cycle++;
       continue;
     }
-    if (h->mie && ((h->meie && iss_ext_irq(s)) || (h->mtie && iss_timer_irq(s)))) {
+    if (h->mie && wake(h, s)) {
       trap(h, true, h->meie && iss_ext_irq(s) ? IRQ_EXTERNAL : IRQ_TIMER, 0);
       s->cycle++;
       continue;
