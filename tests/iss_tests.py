@@ -76,6 +76,24 @@ def collect(build, run):
             report.append(f"{args}: rc={rc} agrees={agrees}\n{out[-600:]}{err[-300:]}")
         return ok, "\n".join(report)
 
+    @add("profile")
+    def _():
+        # --profile charges every executed instruction to its address, as
+        # unicaim-sim charges cycles: cpubench's total is the SIM line's
+        # instret (it takes no trap), and its kernels lead.
+        prof = os.path.join(tmp, "cpubench.prof")
+        elf = os.path.join(build, "fw", "cpubench.elf")
+        rc, out, err = run([iss, "--elf", elf, "--profile", prof], 120)
+        instret = re.search(r"instret=(\d+)", err)
+        if rc != 0 or not instret:
+            return False, f"rc={rc}\n{err[-500:]}"
+        rc2, report, err2 = run([PY, os.path.join(ROOT, "tools", "profile.py"), elf, prof, "--top", "8"], 60)
+        total = re.match(r"(\d+) cycles", report)
+        top = re.findall(r"^\s*\d+\s+[0-9.]+%\s+(\S+)$", report, re.M)
+        kernels = [name for name in top[:6] if name.startswith(("kernel_", "quicksort"))]
+        ok = rc2 == 0 and total is not None and int(total.group(1)) == int(instret.group(1)) and len(kernels) >= 4
+        return ok, f"rc={rc2} instret={instret.group(1)}\n{report}{err2}"
+
     @add("bad-input")
     def _():
         # A clear message and status 2, never a crash: not an ELF, a
@@ -89,6 +107,8 @@ def collect(build, run):
                  ([os.path.join(ROOT, "README.md")], 2, "is not an ELF file"),
                  ([loop, "--max-cycles", "0"], 2, "bad --max-cycles '0'"),
                  ([loop, "--frobnicate"], 2, "unknown option '--frobnicate'"),
+                 ([loop, "--profile"], 2, "option --profile needs a value"),
+                 ([loop, "--profile", "/nonexistent/x.prof"], 2, "cannot write profile '/nonexistent/x.prof'"),
                  ([loop, "--max-cycles", "50"], 124, "did not finish within --max-cycles 50")]
         report = []
         for args, want_rc, want in cases:

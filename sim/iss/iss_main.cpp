@@ -4,12 +4,13 @@
 // tens of millions of instructions a second instead of a few million
 // cycles. Cycles here are instructions (and the cycles asleep in wfi):
 // not the RTL's timing (docs/soc/simulator.md).
-//   unicaim-iss --elf FILE [--preload FILE] [--max-cycles N] [--uart-pty]
+//   unicaim-iss --elf FILE [--preload FILE] [--max-cycles N] [--uart-pty] [--profile FILE]
 // Options, UART and the closing SIM line as unicaim-sim's, so uartctl and
 // the tests drive either.
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "elf_image.h"
 #include "host_port.h"
+#include "pc_profile.h"
 #include "sim_cli.h"
 
 extern "C" {
@@ -31,26 +33,37 @@ constexpr uint64_t kSliceCycles = 4096;  // between looks at the host's input
 
 [[noreturn]] void fail(const std::string &msg) { sim_fail("unicaim-iss", msg); }
 
-ProgramOptions parse(int argc, char **argv) {
-  ProgramOptions o;
+struct IssOptions {
+  ProgramOptions program;
+  std::string profile;
+};
+
+IssOptions parse(int argc, char **argv) {
+  IssOptions o;
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
-    if (parse_program_option("unicaim-iss", argc, argv, i, o)) continue;
-    if (a == "--help" || a == "-h") {
-      std::printf("usage: unicaim-iss --elf FILE [--preload FILE] [--max-cycles N] [--uart-pty]\n");
+    if (parse_program_option("unicaim-iss", argc, argv, i, o.program)) continue;
+    if (a == "--profile") {
+      if (i + 1 >= argc) fail("option --profile needs a value");
+      o.profile = argv[++i];
+    } else if (a == "--help" || a == "-h") {
+      std::printf("usage: unicaim-iss --elf FILE [--preload FILE] [--max-cycles N] [--uart-pty] [--profile FILE]\n");
       program_options_usage(stdout, " (one an instruction)");
+      std::printf("  --profile FILE    write the instructions executed at each address (tools/profile.py)\n");
       std::exit(0);
+    } else {
+      fail("unknown option '" + a + "' (try --help)");
     }
-    fail("unknown option '" + a + "' (try --help)");
   }
-  if (o.elf.empty()) fail("no program given (--elf FILE)");
+  if (o.program.elf.empty()) fail("no program given (--elf FILE)");
   return o;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  const ProgramOptions opt = parse(argc, argv);
+  const IssOptions iss_opt = parse(argc, argv);
+  const ProgramOptions &opt = iss_opt.program;
 #ifdef ISS_ARRAY
   static const ucm_geom_t array = ISS_ARRAY;
   const ucm_geom_t *geom = &array;
@@ -82,6 +95,15 @@ int main(int argc, char **argv) {
 
   static rv_hart_t hart;
   rv_reset(&hart, image.entry());
+  std::unique_ptr<PcProfile> profile;
+  if (!iss_opt.profile.empty()) {
+    FILE *probe = std::fopen(iss_opt.profile.c_str(), "w");  // refused now, not after the whole run
+    if (!probe) fail("cannot write profile '" + iss_opt.profile + "'");
+    std::fclose(probe);
+    profile = std::make_unique<PcProfile>(ROM_BASE, ISS_ROM_BYTES, RAM_BASE, ISS_RAM_BYTES);
+    hart.profile = [](void *ctx, uint32_t pc) { static_cast<PcProfile *>(ctx)->charge(pc); };
+    hart.profile_ctx = profile.get();
+  }
   auto feed = [&] {
     uint8_t chunk[ISS_UART_FIFO];
     const unsigned room = iss_uart_room(&soc);
@@ -117,6 +139,7 @@ int main(int argc, char **argv) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu = cpu_seconds() - cpu_start;
   host.drain();
+  if (profile && !profile->write(iss_opt.profile)) fail("cannot write profile '" + iss_opt.profile + "'");
   if (timed_out)
     std::fprintf(stderr, "unicaim-iss: program did not finish within --max-cycles %" PRIu64 "\n", opt.max_cycles);
   iss_soc_free(&soc);

@@ -352,6 +352,7 @@ rv_stop_t rv_run(rv_hart_t *h, iss_soc_t *s, uint64_t cycles) {
       s->cycle++;
       continue;
     }
+    if (h->profile) h->profile(h->profile_ctx, h->pc);
     bool uncounted = false;
     if (execute(h, s, &uncounted) && !uncounted && !h->sleeping) h->minstret++;
     s->cycle++;

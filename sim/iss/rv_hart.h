@@ -20,6 +20,10 @@ typedef struct {
   uint64_t mcycle_offset; /* mcycle = the SoC's cycle + mcycle_offset */
   uint64_t minstret;
   bool sleeping; /* in wfi until an interrupt mie enables is pending */
+  /* Optional: called with each instruction's address as it executes
+     (--profile counts them). */
+  void (*profile)(void *ctx, uint32_t pc);
+  void *profile_ctx;
 } rv_hart_t;
 
 typedef enum {
