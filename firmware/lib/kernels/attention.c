@@ -1,5 +1,6 @@
 #include "attention.h"
 
+#include "fixmath.h"
 #include "ucx_dot.h"
 
 const attn_kernels_t *attn_kernels;
@@ -105,17 +106,24 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
    word is loaded once for all of them, a block of keys at a time; the last
    sweep over a block scales each dot by its key's scale, (dot *
    KSCALE[t * KSTRIDE]) >> 16, and keeps the heads' maxima. Inlined with G
-   (and HS 8) constant. The build's loop unrolling is off here: it doubles
+   (and HS 8) constant. With FAST (stories260K's specialisation) the
+   scaling is one high-word product of the dot shifted up by DOT_SHIFT and
+   the scale by 16 - DOT_SHIFT (exact: no bit is lost) for the scales below
+   SCALE_LIMIT; the 64-bit product else, and always without FAST, whose
+   second copy of the loop the 128 KiB builds cannot hold. The build's loop unrolling is off here: it doubles
    the code (which the 128 KiB builds cannot hold) and saves nothing. */
 static inline __attribute__((always_inline)) void scores_group_body(int32_t *const *scores, int32_t *max,
                                                                     const int8_t *const *q, const int g,
                                                                     const int16_t *keys, size_t stride,
                                                                     const int32_t *kscale, size_t kstride, int count,
-                                                                    int hs) {
+                                                                    int hs, const int fast) {
   /* The maxima as scalars: an array of them lived on the stack, a load and
      a store a key and head. */
   _Static_assert(ATTN_MAX_GROUP == 3, "one top a head of the group");
   int32_t top0 = INT32_MIN, top1 = INT32_MIN, top2 = INT32_MIN;
+  int dot_shift = 0; /* |dot| <= hs * 2^22 (int8 query, int16 key) */
+  while (dot_shift < 16 && ((uint64_t)hs << (22 + dot_shift + 1)) < ((uint64_t)1 << 31)) dot_shift++;
+  const uint32_t scale_limit = 1u << (15 + dot_shift);
   for (int t0 = 0, end; t0 < count; t0 = end) {
     end = attn_block_end(t0, count, hs);
 #pragma GCC unroll 1
@@ -130,13 +138,17 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
 #pragma GCC unroll 1
       for (int t = t0; t < end; t++, k += stride) {
         const uint32_t k01 = ucx_word(k), k23 = ucx_word(k + 2), k45 = ucx_word(k + 4), k67 = ucx_word(k + 6);
-        const int64_t ks = last ? kscale[(size_t)t * kstride] : 0;
+        const int32_t ks = last ? kscale[(size_t)t * kstride] : 0;
+        const int narrow = fast && (uint32_t)ks < scale_limit;
+        const int32_t ks_shifted = (int32_t)((uint32_t)ks << (16 - dot_shift));
         int32_t d[ATTN_MAX_GROUP];
         for (int j = 0; j < g; j++) d[j] = c ? scores[j][t] : 0; /* all read before any is written */
         for (int j = 0; j < g; j++) {
           d[j] = ucx_dothi(ucx_dotlo(d[j], q03[j], k01), q03[j], k23);
           d[j] = ucx_dothi(ucx_dotlo(d[j], q47[j], k45), q47[j], k67);
-          if (last) d[j] = (int32_t)((d[j] * ks) >> 16);
+          if (last)
+            d[j] = narrow ? fx_mulh((int32_t)((uint32_t)d[j] << dot_shift), ks_shifted)
+                          : (int32_t)(((int64_t)d[j] * ks) >> 16);
         }
         if (last) {
           top0 = d[0] > top0 ? d[0] : top0;
@@ -158,7 +170,7 @@ void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const
       !attn_kernels->attn_scores_group(scores, max, q, g, keys, stride, kscale, kstride, count, hs))
     return;
   if (g == 2 && hs == 8) { /* stories260K: one pass without the tests */
-    scores_group_body(scores, max, q, 2, keys, stride, kscale, kstride, count, 8);
+    scores_group_body(scores, max, q, 2, keys, stride, kscale, kstride, count, 8, 1);
     return;
   }
   /* Fewer heads than the group run as the group with head 0 repeated (the
@@ -170,7 +182,7 @@ void attn_scores_group(int32_t *const *scores, int32_t *max, const int8_t *const
     group_scores[j] = scores[j < g ? j : 0];
     group_q[j] = q[j < g ? j : 0];
   }
-  scores_group_body(group_scores, group_max, group_q, ATTN_MAX_GROUP, keys, stride, kscale, kstride, count, hs);
+  scores_group_body(group_scores, group_max, group_q, ATTN_MAX_GROUP, keys, stride, kscale, kstride, count, hs, 0);
   for (int j = 0; j < g; j++) max[j] = group_max[j];
 }
 

@@ -53,8 +53,9 @@ extern const int32_t fx_exp2_fine_table[256];
 static inline int32_t fx_exp2_neg_coarse(int32_t z) {
   int32_t zr = z + 128;                                /* round to 1/256 */
   int32_t v = fx_exp2_fine_table[(zr >> 8) & 255];     /* Q24 in (1/2, 1] */
-  int shift = 8 + (zr >> 16);                          /* to Q16, times 2^-n */
-  return (v + (1 << (shift - 1))) >> shift;
+  /* (v + 2^(s-1)) >> s for s = 8 + n, to Q16 times 2^-n, rounded, without
+     forming 2^(s-1) */
+  return ((v >> (7 + (zr >> 16))) + 1) >> 1;
 }
 
 /* log2(e) in Q16. */

@@ -65,17 +65,19 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
      when both fit 24 bits (any d that passes the cutoff does then). */
   const int narrow = (uint32_t)factor < (1u << 24) && cutoff < (1u << 24);
   uint32_t sum = 0; /* <= 65535 positions of at most 1.0 */
-  int m = 0;
-  for (int i = 0; i < n; i++) {
-    uint32_t d = (uint32_t)max - (uint32_t)a[i];
+  int32_t *next = a; /* the kept weights overwrite the scores they passed */
+  uint16_t *next_kept = kept;
+  for (const int32_t *p = a, *end = a + n; p < end; p++) { /* pointers: the index costs only the kept */
+    uint32_t d = (uint32_t)max - (uint32_t)*p;
     if (d > cutoff) continue;
     int32_t z = narrow ? (int32_t)fx_mulhu(d << 8, (uint32_t)factor << 8) : (int32_t)(((int64_t)d * factor) >> 16);
     int32_t e = fx_exp2_neg_coarse(z); /* the largest is 1.0 */
     if (!e) continue;
-    a[m] = e;
-    kept[m++] = (uint16_t)i;
+    *next++ = e;
+    *next_kept++ = (uint16_t)(p - a);
     sum += (uint32_t)e;
   }
+  const int m = (int)(next - a);
   if (prob)
     for (int i = 0; i < n; i++) prob[i] = 0;
   /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. The
@@ -87,18 +89,19 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   int k = 0;
   while (k < 15 && (top << (k + 1)) < 32768 && ((uint64_t)vmax << (k + 1)) < ((uint64_t)1 << 32)) k++;
   *shift = k;
-  for (int j = 0; j < m; j++) {
-    const int i = kept[j];
+  int32_t *w = a;
+  for (uint16_t *kp = kept, *kept_end = kept + m; kp < kept_end; kp++, w++) {
+    const int i = *kp;
     const size_t t = rows ? rows[i] : (size_t)i;
-    const uint32_t e = (uint32_t)a[j];
+    const uint32_t e = (uint32_t)*w;
     if (score || prob) {
       int32_t p = (int32_t)((e * inv) >> 16);
       if (score) score[t] = score[t] > INT32_MAX - p ? INT32_MAX : score[t] + p; /* saturating */
       if (prob) prob[i] = p;
     }
     uint32_t scale = fx_mulhu((uint32_t)vscale[t] << k, inv_hi); /* (vscale * inv) >> 16, Q(24 + k) */
-    a[j] = (int32_t)fx_mulhu(e << 8, scale);                           /* (e * scale) >> 24 */
-    kept[j] = (uint16_t)t;
+    *w = (int32_t)fx_mulhu(e << 8, scale);                             /* (e * scale) >> 24 */
+    if (rows) *kp = (uint16_t)t;
   }
   return m;
 }

@@ -33,12 +33,18 @@ static const void *take(cursor_t *c, size_t bytes) {
    multiple of LLM_GROUPED_ALIGN bytes of the image, then a scale and an
    offset per row and group. */
 static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols, int group) {
-  llm_qmat_t q = {rows, cols, group, NULL, NULL};
+  llm_qmat_t q = {rows, cols, (uint16_t)group, 0, NULL, NULL};
   size_t row_tiles = (size_t)(rows + 3) / 4;
   if (!group) q.scale = take(c, (size_t)rows * 4);
   if (group) take(c, (LLM_GROUPED_ALIGN - c->pos % LLM_GROUPED_ALIGN) % LLM_GROUPED_ALIGN);
   q.q = take(c, row_tiles * 4 * (size_t)llm_qmat_cols4(&q));
   if (group) q.scale = take(c, row_tiles * 4 * (size_t)(cols / group) * 8);
+  uint32_t scale_max = 0;
+  for (int r = 0; !group && q.scale && r < rows; r++) {
+    const uint32_t mag = q.scale[r] < 0 ? -(uint32_t)q.scale[r] : (uint32_t)q.scale[r];
+    if (mag > scale_max) scale_max = mag;
+  }
+  while (q.scale_headroom < 31 && !(scale_max >> (30 - q.scale_headroom))) q.scale_headroom++;
   return q;
 }
 

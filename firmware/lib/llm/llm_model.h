@@ -28,7 +28,9 @@
    scale[(((r / 4) * groups + c / LLM_GROUP) * 4 + r % 4) * 2 + {0, 1}], the
    order the product walks them. */
 typedef struct {
-  int rows, cols, group;
+  int rows, cols;
+  uint16_t group;
+  uint8_t scale_headroom; /* GROUP 0: the largest k with every |scale| << k < 2^31 (the product's fast path) */
   const int32_t *scale;
   const int8_t *q; /* [(rows + 3) / 4][cols4 / 4][4][4] */
 } llm_qmat_t;

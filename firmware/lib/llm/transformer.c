@@ -148,39 +148,118 @@ static inline int32_t scale_row(int32_t acc, int64_t combined) {
   return (int32_t)((uint32_t)fx_mulh(acc, (int32_t)combined) << 8 | lo >> 24);
 }
 
+/* OUT[k] for the N rows of a tile with sums ACC and scales SCALE, in
+   64-bit arithmetic: the path for what the fast one cannot hold. */
+static void __attribute__((noinline)) scale_rows(int32_t *out, const int32_t *acc, const int32_t *scale, int n,
+                                                 int32_t xs) {
+#pragma GCC unroll 1
+  for (int k = 0; k < n; k++) out[k] = scale_row(acc[k], ((int64_t)scale[k] * xs) >> 14); /* Q24 * Q30 -> Q40 */
+}
+
+static inline uint32_t shl(int32_t v, int k) { return (uint32_t)v << k; }
+
+/* Largest k <= 31 with BOUND << k < 2^31: a binary search for the top bit. */
+static int __attribute__((noinline)) headroom(uint64_t bound) {
+  if (bound >> 31) return 0;
+  uint32_t b = (uint32_t)bound;
+  int k = 31;
+  for (int step = 16; step; step >>= 1)
+    if (b >> step) {
+      b >>= step;
+      k -= step;
+    }
+  return k - (int)b;
+}
+
+/* A row's two 64-bit products, combined = (scale * xs) >> 14 and
+   (acc * combined) >> 24, as the high words of products of operands
+   shifted up by 18 and 8 bits in all: exact, as the shifts lose no bits,
+   where the matrix's largest scale, XS and the accumulators' bound leave
+   the room (stories260K's all do); scale_row otherwise.
+   Chosen once a call. */
+typedef struct {
+  int fast;
+  int scale_shift, acc_shift, combined_shift;
+  int32_t xs_shifted; /* xs << (18 - scale_shift) */
+} row_scaling_t;
+
+static row_scaling_t row_scaling(const llm_qmat_t *w, int bytes, int32_t xs) {
+  row_scaling_t r = {0, 0, 0, 0, 0};
+  const uint64_t scale_bound = ((uint64_t)1 << (31 - w->scale_headroom)) - 1; /* >= every |scale| */
+  const uint64_t xs_abs = xs < 0 ? -(uint64_t)xs : (uint64_t)xs;
+  const uint64_t acc_bound = (uint64_t)llm_qmat_cols4(w) * 128 * (bytes == 1 ? 128 : 32768);
+  r.scale_shift = w->scale_headroom < 18 ? w->scale_headroom : 18;
+  r.acc_shift = headroom(acc_bound) < 8 ? headroom(acc_bound) : 8;
+  r.combined_shift = 8 - r.acc_shift;
+  r.fast = headroom(xs_abs) >= 18 - r.scale_shift &&
+           headroom(((scale_bound * xs_abs) >> 14) + 1) >= r.combined_shift;
+  r.xs_shifted = (int32_t)shl(xs, 18 - r.scale_shift);
+  return r;
+}
+
+static inline int32_t scale_row_fast(const row_scaling_t *r, int32_t acc, int32_t scale) {
+  const int32_t combined = fx_mulh((int32_t)shl(scale, r->scale_shift), r->xs_shifted);
+  return fx_mulh((int32_t)shl(acc, r->acc_shift), (int32_t)shl(combined, r->combined_shift));
+}
+
 /* out = W x for x already quantised to XQ (int8 or int16 by BYTES) with
    scale XS (Q30), W with one scale per row; out is Q16. The combined row
    scale is Q40; acc * combined stays far inside int64 because it is the
    output (Q16, int32) times 2^24. A tile of four rows by four columns a
    step (see llm_qmat_t): the tile's activations are loaded once for its
    rows, each row's word of weights goes to one packed dot product (int8
-   inputs) or two (int16). Inline, so that BYTES folds away in each kernel. */
+   inputs) or two (int16); the four sums stay in registers. Inline, so
+   that BYTES folds away in each kernel. */
 static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm_qmat_t *w, const void *xq,
                                                           int bytes, int32_t xs) {
-  const int blocks = llm_qmat_cols4(w) / 4;
+  const row_scaling_t rs = row_scaling(w, bytes, xs);
   const int8_t *wp = w->q;
-  for (int g = 0; g < w->rows; g += 4) {
-    int32_t acc[4] = {0, 0, 0, 0};
+  const int32_t *scale = w->scale;
+  const int blocks = llm_qmat_cols4(w) / 4;
+  for (int g = 0; g < w->rows; g += 4, scale += 4) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     const uint8_t *x = xq;
-    for (int b = 0; b < blocks; b++, wp += 16, x += 4 * bytes) {
-      const uint32_t x0 = ucx_word(x), x1 = bytes == 1 ? 0 : ucx_word(x + 4);
+    /* Block B of the tile: four columns of its four rows. */
+#define BLOCK(b)                                                                                          \
+  do {                                                                                                    \
+    const uint32_t x0 = ucx_word(x + 4 * bytes * (b)), x1 = bytes == 1 ? 0 : ucx_word(x + 4 * bytes * (b) + 4); \
+    const int8_t *wb = wp + 16 * (b);                                                                     \
+    ROW(0);                                                                                               \
+    ROW(1);                                                                                               \
+    ROW(2);                                                                                               \
+    ROW(3);                                                                                               \
+  } while (0)
 #define ROW(k)                                                                                     \
-  acc[k] = bytes == 1 ? ucx_dot4(acc[k], ucx_word(wp + 4 * k), x0)                                 \
-                      : ucx_dothi(ucx_dotlo(acc[k], ucx_word(wp + 4 * k), x0), ucx_word(wp + 4 * k), x1)
-      ROW(0);
-      ROW(1);
-      ROW(2);
-      ROW(3);
-#undef ROW
+  a##k = bytes == 1 ? ucx_dot4(a##k, ucx_word(wb + 4 * k), x0)                                     \
+                    : ucx_dothi(ucx_dotlo(a##k, ucx_word(wb + 4 * k), x0), ucx_word(wb + 4 * k), x1)
+    /* Four blocks an iteration, the remainder first: the compiler's own
+       unrolling peels and spills the sums. */
+#pragma GCC unroll 1
+    for (int b = 0; b < (blocks & 3); b++, wp += 16, x += 4 * bytes) BLOCK(0);
+#pragma GCC unroll 1
+    for (const int8_t *end = wp + (size_t)(blocks & ~3) * 16; wp < end; wp += 64, x += 16 * bytes) {
+      BLOCK(0);
+      BLOCK(1);
+      BLOCK(2);
+      BLOCK(3);
     }
-    for (int k = 0; k < 4 && g + k < w->rows; k++)
-      out[g + k] = scale_row(acc[k], ((int64_t)w->scale[g + k] * xs) >> 14); /* Q24 * Q30 -> Q40 */
+#undef ROW
+#undef BLOCK
+    if (rs.fast && g + 4 <= w->rows) {
+      out[g] = scale_row_fast(&rs, a0, scale[0]);
+      out[g + 1] = scale_row_fast(&rs, a1, scale[1]);
+      out[g + 2] = scale_row_fast(&rs, a2, scale[2]);
+      out[g + 3] = scale_row_fast(&rs, a3, scale[3]);
+    } else {
+      const int32_t acc[4] = {a0, a1, a2, a3};
+      scale_rows(out + g, acc, scale, w->rows - g < 4 ? w->rows - g : 4, xs);
+    }
   }
 }
-static void __attribute__((noinline)) matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs) {
+static void __attribute__((noinline, optimize("no-schedule-insns"))) matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs) {
   matmul(out, w, xq, 1, xs);
 }
-static void __attribute__((noinline)) matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
+static void __attribute__((noinline, optimize("no-schedule-insns"))) matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
   matmul(out, w, xq, 2, xs);
 }
 
