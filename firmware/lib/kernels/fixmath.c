@@ -72,14 +72,24 @@ static int32_t sigmoid_exact(int32_t x) {
 #define SIGMOID_POINTS ((2 * SIGMOID_RANGE << (16 - SIGMOID_STEP_BITS)) + 1)
 static int32_t sigmoid_table[SIGMOID_POINTS];
 
-int32_t fx_silu(int32_t x) {
-  if (x >= SIGMOID_RANGE << 16) return x;
-  if (x <= -(SIGMOID_RANGE << 16)) return 0;
-  if (!sigmoid_table[SIGMOID_POINTS - 1]) /* first call: fill the table */
+static void fill_sigmoid_table(void) {
+  if (!sigmoid_table[SIGMOID_POINTS - 1]) /* first call */
     for (int i = 0; i < SIGMOID_POINTS; i++)
       sigmoid_table[i] = sigmoid_exact((i << SIGMOID_STEP_BITS) - (SIGMOID_RANGE << 16));
+}
+
+/* silu(x) for the table filled: (x * sig) >> 16 as one high-word product,
+   x shifted up by 10 and sig (<= 1.0) by 6 (|x| < 12.0 inside the table). */
+static inline int32_t silu_from_table(int32_t x) {
+  if (x >= SIGMOID_RANGE << 16) return x;
+  if (x <= -(SIGMOID_RANGE << 16)) return 0;
   int32_t at = x + (SIGMOID_RANGE << 16), i = at >> SIGMOID_STEP_BITS;
   int32_t rem = at & ((1 << SIGMOID_STEP_BITS) - 1), lo = sigmoid_table[i];
   int32_t sig = lo + (((sigmoid_table[i + 1] - lo) * rem) >> SIGMOID_STEP_BITS);
-  return (int32_t)(((int64_t)x * sig) >> 16);
+  return fx_mulh((int32_t)((uint32_t)x << 10), sig << 6);
+}
+
+void fx_silu_gate(int32_t *h, const int32_t *g, size_t n) {
+  fill_sigmoid_table();
+  for (size_t i = 0; i < n; i++) h[i] = fx_mul_shift(silu_from_table(h[i]), g[i], 16);
 }

@@ -4,6 +4,7 @@
 #ifndef FIXMATH_H
 #define FIXMATH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FX_ONE 65536
@@ -69,8 +70,9 @@ static inline int32_t fx_exp_neg(int32_t x) {
   if (x < -(12 << 16)) return 0;
   return fx_exp2_neg(fx_mulh(x * 2048, FX_LOG2E * 32)); /* (x * log2(e) in Q16) >> 16, floor */
 }
-/* x * sigmoid(x), Q16. */
-int32_t fx_silu(int32_t x);
+/* h[i] = (silu(h[i]) * g[i]) >> 16, rounded (fx_mul_shift), with
+   silu(x) = x * sigmoid(x) in Q16: the feed-forward's gate, a vector a call. */
+void fx_silu_gate(int32_t *h, const int32_t *g, size_t n);
 /* floor((2^32 - 1) / d) for d > 0: a reciprocal from the 32-bit divider
    (64-bit division is a slow library call on RV32). */
 static inline uint32_t fx_recip32(uint32_t d) { return 0xFFFFFFFFu / d; }
