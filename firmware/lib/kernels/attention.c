@@ -143,13 +143,15 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
         const int32_t ks_shifted = (int32_t)((uint32_t)ks << (16 - dot_shift));
         int32_t d[ATTN_MAX_GROUP];
         for (int j = 0; j < g; j++) d[j] = c ? scores[j][t] : 0; /* all read before any is written */
-        for (int j = 0; j < g; j++) {
-          d[j] = ucx_dothi(ucx_dotlo(d[j], q03[j], k01), q03[j], k23);
-          d[j] = ucx_dothi(ucx_dotlo(d[j], q47[j], k45), q47[j], k67);
-          if (last)
-            d[j] = narrow ? fx_mulh((int32_t)((uint32_t)d[j] << dot_shift), ks_shifted)
-                          : (int32_t)(((int64_t)d[j] * ks) >> 16);
-        }
+        /* The heads' chains interleaved: a dot's result is not the next
+           instruction's operand (the core waits a cycle for it). */
+        for (int j = 0; j < g; j++) d[j] = ucx_dotlo(d[j], q03[j], k01);
+        for (int j = 0; j < g; j++) d[j] = ucx_dothi(d[j], q03[j], k23);
+        for (int j = 0; j < g; j++) d[j] = ucx_dotlo(d[j], q47[j], k45);
+        for (int j = 0; j < g; j++) d[j] = ucx_dothi(d[j], q47[j], k67);
+        for (int j = 0; last && j < g; j++)
+          d[j] = __builtin_expect(narrow, 1) ? fx_mulh((int32_t)((uint32_t)d[j] << dot_shift), ks_shifted)
+                        : (int32_t)(((int64_t)d[j] * ks) >> 16);
         if (last) {
           top0 = d[0] > top0 ? d[0] : top0;
           if (g > 1) top1 = d[1] > top1 ? d[1] : top1;

@@ -39,6 +39,28 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
    head, so the products that fit use one high-word multiply (the results
    are those of the plain 64-bit formulas), and it is inlined twice: for
    dense attention's scaled scores (ROWS and PROB NULL) and in general. */
+/* The softmax's first pass: the weights kept so far, overwriting the
+   scores they passed, their indices and their sum. */
+typedef struct {
+  int32_t *next;
+  uint16_t *next_kept;
+  uint32_t sum; /* <= 65535 positions of at most 1.0 */
+} weights_t;
+
+/* The weight of the score at P, D below the largest: kept unless it
+   rounds to 0. d * factor >> 16 is one high-word product of both shifted
+   up by 8 when NARROW. */
+static inline __attribute__((always_inline)) void keep_weight(weights_t *w, const int32_t *a, const int32_t *p,
+                                                              uint32_t d, int32_t factor, uint32_t factor8,
+                                                              int narrow) {
+  int32_t z = __builtin_expect(narrow, 1) ? (int32_t)fx_mulhu(d << 8, factor8) : (int32_t)(((int64_t)d * factor) >> 16);
+  int32_t e = fx_exp2_neg_coarse(z); /* the largest is 1.0 */
+  if (!e) return;
+  *w->next++ = e;
+  *w->next_kept++ = (uint16_t)(p - a);
+  w->sum += (uint32_t)e;
+}
+
 static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
                                                               const uint16_t *rows, int n, int32_t head_factor,
                                                               int32_t *score, int32_t *prob, uint16_t *kept,
@@ -64,19 +86,22 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   /* d * factor >> 16 from one high-word product of both shifted up by 8
      when both fit 24 bits (any d that passes the cutoff does then). */
   const int narrow = (uint32_t)factor < (1u << 24) && cutoff < (1u << 24);
-  uint32_t sum = 0; /* <= 65535 positions of at most 1.0 */
-  int32_t *next = a; /* the kept weights overwrite the scores they passed */
-  uint16_t *next_kept = kept;
-  for (const int32_t *p = a, *end = a + n; p < end; p++) { /* pointers: the index costs only the kept */
-    uint32_t d = (uint32_t)max - (uint32_t)*p;
-    if (d > cutoff) continue;
-    int32_t z = narrow ? (int32_t)fx_mulhu(d << 8, (uint32_t)factor << 8) : (int32_t)(((int64_t)d * factor) >> 16);
-    int32_t e = fx_exp2_neg_coarse(z); /* the largest is 1.0 */
-    if (!e) continue;
-    *next++ = e;
-    *next_kept++ = (uint16_t)(p - a);
-    sum += (uint32_t)e;
+  weights_t kw = {a, kept, 0};
+  const uint32_t factor8 = (uint32_t)factor << 8;
+  /* Two scores an iteration, both loaded before either is tested: a
+     load's value is not the next instruction's operand (a cycle's wait). */
+  const int32_t *p = a, *end = a + n;
+#pragma GCC unroll 1
+  for (; p + 1 < end; p += 2) {
+    uint32_t d0 = (uint32_t)max - (uint32_t)p[0], d1 = (uint32_t)max - (uint32_t)p[1];
+    __asm__("" : "+r"(d0), "+r"(d1)); /* both computed here: GCC would sink the second load */
+    if (d0 <= cutoff) keep_weight(&kw, a, p, d0, factor, factor8, narrow);
+    if (d1 <= cutoff) keep_weight(&kw, a, p + 1, d1, factor, factor8, narrow);
   }
+  if (p < end && (uint32_t)max - (uint32_t)*p <= cutoff)
+    keep_weight(&kw, a, p, (uint32_t)max - (uint32_t)*p, factor, factor8, narrow);
+  int32_t *next = kw.next;
+  const uint32_t sum = kw.sum;
   const int m = (int)(next - a);
   if (prob)
     for (int i = 0; i < n; i++) prob[i] = 0;
