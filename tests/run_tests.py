@@ -103,6 +103,18 @@ def unit_test(binary):
     return "unit/" + os.path.basename(binary), check
 
 
+def mutations_test():
+    # Every mutation `make mutate` applies still finds its line: FIND once
+    # in its file (a refactor that moves the line leaves it untested).
+    def check():
+        from mutations import MUTATIONS
+        root = os.path.dirname(HERE)
+        stale = [f"{m.name}: {open(os.path.join(root, m.file)).read().count(m.find)} times in {m.file}"
+                 for m in MUTATIONS if open(os.path.join(root, m.file)).read().count(m.find) != 1]
+        return not stale and len(MUTATIONS) > 0, f"{len(MUTATIONS)} mutations\n" + "\n".join(stale)
+    return "lint/mutations-find-their-lines", check
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -112,7 +124,7 @@ def main():
     build = os.path.abspath(args.build)
     sim = os.path.join(build, "sim", "unicaim-sim")
 
-    tests = [lint_test(build)]
+    tests = [lint_test(build), mutations_test()]
     tests += [isa_test(sim, os.path.join(build, "tests", "isa", name + ".elf")) for name in isa_names()]
     # The same with code and data in external memory (instruction cache).
     tests += [isa_test(sim, os.path.join(build, "tests", "isa", "ext", name + ".elf"), "isa-ext")

@@ -58,10 +58,10 @@ static inline __attribute__((always_inline)) void values_add(int32_t *acc, int32
 
 /* out[i] = sum_t w[t] * v_t[i] >> SHIFT (rounded) for COUNT int8 value rows STRIDE bytes apart
    (4-byte aligned), rows[0], rows[1], ...: eight sums stay in registers
-   while a block of rows streams past (out holds them between blocks), two
-   rows at a time through the packed dot products when both weights fit
-   int16 (probabilities times value scales do, unless values reach +-64),
-   else one at a time. */
+   while a block of rows streams past (out holds them between blocks), a
+   row's word of values through four packed dot products when its weight
+   fits int16 (probabilities times value scales do, unless values reach
+   +-64), else multiplied out. */
 static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const int8_t *values,
                                                              size_t stride, const uint16_t *rows, int count, int hs,
                                                              int shift) {
@@ -72,27 +72,25 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
     for (int c = 0; c < hs; c += 8) {
       int32_t acc[8];
       for (int i = 0; i < 8; i++) acc[i] = t0 ? out[c + i] : 0;
-      int t = t0;
-      for (; t + 1 < end; t += 2) {
-        const int32_t w0 = w[t], w1 = w[t + 1];
+#pragma GCC unroll 1
+      for (int t = t0; t < end; t++) {
+        const int32_t wt = w[t];
         const int8_t *v = values + rows[t] * stride + c;
-        const int8_t *u = values + rows[t + 1] * stride + c;
-        if (((uint32_t)(w0 + 0x8000) | (uint32_t)(w1 + 0x8000)) >= 0x10000) {
-          values_add(acc, w0, v);
-          values_add(acc, w1, u);
+        if ((uint32_t)(wt + 0x8000) >= 0x10000) {
+          values_add(acc, wt, v);
           continue;
         }
-        const uint32_t wp = ((uint32_t)w0 & 0xFFFF) | (uint32_t)w1 << 16;
+        /* The weight as {w, 0} and {0, w}: dotlo adds component 0 or 1 of
+           a word times w, dothi component 2 or 3. */
+        const uint32_t w_hi = (uint32_t)wt << 16, w_lo = w_hi >> 16;
         for (int h = 0; h < 8; h += 4) {
-          const uint32_t vw = ucx_word(v + h), uw = ucx_word(u + h);
-          const uint32_t lo = llm_pair_lo(vw, uw), hi = llm_pair_hi(vw, uw);
-          acc[h] = ucx_dotlo(acc[h], lo, wp);
-          acc[h + 2] = ucx_dothi(acc[h + 2], lo, wp);
-          acc[h + 1] = ucx_dotlo(acc[h + 1], hi, wp);
-          acc[h + 3] = ucx_dothi(acc[h + 3], hi, wp);
+          const uint32_t vw = ucx_word(v + h);
+          acc[h] = ucx_dotlo(acc[h], vw, w_lo);
+          acc[h + 1] = ucx_dotlo(acc[h + 1], vw, w_hi);
+          acc[h + 2] = ucx_dothi(acc[h + 2], vw, w_lo);
+          acc[h + 3] = ucx_dothi(acc[h + 3], vw, w_hi);
         }
       }
-      if (t < end) values_add(acc, w[t], values + rows[t] * stride + c);
       if (end < count)
         for (int i = 0; i < 8; i++) out[c + i] = acc[i];
       else
