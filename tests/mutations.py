@@ -18,7 +18,7 @@ CORE = ("sim", "isa-tests", "firmware")
 MUTATIONS = [
     # ---------------------------------------------------------------- LM kernels and tokenizer
     Mutation("fixmath-mul-shift-truncates", "firmware/lib/kernels/fixmath.h",
-             "return (int32_t)((p + ((int64_t)1 << (shift - 1))) >> shift);", "return (int32_t)(p >> shift);",
+             "half = 1u << (shift - 1), lo_r = lo + half;", "half = 0u << (shift - 1), lo_r = lo + half;",
              ("fixmath-exact", "pinned-greedy"), HOST),
     Mutation("fixmath-round-shift-truncates", "firmware/lib/kernels/fixmath.h",
              "int64_t sum = hi + (lo >> 32) + ((int64_t)1 << (shift - 33));", "int64_t sum = hi + (lo >> 32);",

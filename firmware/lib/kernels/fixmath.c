@@ -83,9 +83,10 @@ static void fill_sigmoid_table(void) {
 static inline int32_t silu_from_table(int32_t x) {
   if (x >= SIGMOID_RANGE << 16) return x;
   if (x <= -(SIGMOID_RANGE << 16)) return 0;
-  int32_t at = x + (SIGMOID_RANGE << 16), i = at >> SIGMOID_STEP_BITS;
-  int32_t rem = at & ((1 << SIGMOID_STEP_BITS) - 1), lo = sigmoid_table[i];
-  int32_t sig = lo + (((sigmoid_table[i + 1] - lo) * rem) >> SIGMOID_STEP_BITS);
+  int32_t at = x + (SIGMOID_RANGE << 16);
+  const int32_t *point = &sigmoid_table[at >> SIGMOID_STEP_BITS];
+  int32_t rem = at & ((1 << SIGMOID_STEP_BITS) - 1), lo = point[0];
+  int32_t sig = lo + (((point[1] - lo) * rem) >> SIGMOID_STEP_BITS);
   return fx_mulh((int32_t)((uint32_t)x << 10), sig << 6);
 }
 

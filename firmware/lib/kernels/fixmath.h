@@ -87,10 +87,13 @@ static inline int32_t llm_mul_round_shift(int64_t acc, int32_t xs, int shift) {
   return (int32_t)(sum >> (shift - 32));
 }
 
-/* (a * b) >> shift with rounding, through 64 bits. */
+/* (a * b) >> shift with rounding (half up) for 0 < shift < 32, from the
+   product's two words: the rounding's carry out of the low word into the
+   high one, then the bits at SHIFT. */
 static inline int32_t fx_mul_shift(int32_t a, int32_t b, int shift) {
-  int64_t p = (int64_t)a * b;
-  return (int32_t)((p + ((int64_t)1 << (shift - 1))) >> shift);
+  const uint32_t lo = (uint32_t)a * (uint32_t)b, half = 1u << (shift - 1), lo_r = lo + half;
+  const uint32_t hi = (uint32_t)fx_mulh(a, b) + (lo_r < lo);
+  return (int32_t)(hi << (32 - shift) | lo_r >> shift);
 }
 
 #endif
