@@ -160,10 +160,8 @@ int main(int argc, char **argv) {
 
   std::unique_ptr<PcProfile> profile;
   if (!opt.profile.empty()) {
-    FILE *probe = std::fopen(opt.profile.c_str(), "w");  // refused now, not after the whole run
-    if (!probe) fail("cannot write profile '" + opt.profile + "'");
-    std::fclose(probe);
     profile = std::make_unique<PcProfile>(kRomBase, kRomBytes, kRamBase, kRamBytes);
+    if (!profile->write(opt.profile)) fail("cannot write profile '" + opt.profile + "'");  // now, not after the run
   }
 
 #ifdef SIM_EXTERNAL_MEMORY

@@ -97,10 +97,8 @@ int main(int argc, char **argv) {
   rv_reset(&hart, image.entry());
   std::unique_ptr<PcProfile> profile;
   if (!iss_opt.profile.empty()) {
-    FILE *probe = std::fopen(iss_opt.profile.c_str(), "w");  // refused now, not after the whole run
-    if (!probe) fail("cannot write profile '" + iss_opt.profile + "'");
-    std::fclose(probe);
     profile = std::make_unique<PcProfile>(ROM_BASE, ISS_ROM_BYTES, RAM_BASE, ISS_RAM_BYTES);
+    if (!profile->write(iss_opt.profile)) fail("cannot write profile '" + iss_opt.profile + "'");  // now, not after the run
     hart.profile = [](void *ctx, uint32_t pc) { static_cast<PcProfile *>(ctx)->charge(pc); };
     hart.profile_ctx = profile.get();
   }
