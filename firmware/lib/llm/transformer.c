@@ -375,13 +375,15 @@ static void matmul_inputs(llm_state_t *s, int32_t *out, size_t stride, const llm
   }
 }
 
+/* Head by head (N a multiple of HEAD_SIZE): a pair's angle without a
+   remainder, a 35-cycle division on the core. */
 static void rope(int32_t *v, int n, int head_size, const int16_t *cos_row, const int16_t *sin_row) {
-  for (int i = 0; i < n; i += 2) {
-    int j = (i % head_size) / 2;
-    int32_t a = v[i], b = v[i + 1];
-    v[i] = (int32_t)(((int64_t)a * cos_row[j] - (int64_t)b * sin_row[j]) >> LLM_Q_ROPE);
-    v[i + 1] = (int32_t)(((int64_t)a * sin_row[j] + (int64_t)b * cos_row[j]) >> LLM_Q_ROPE);
-  }
+  for (int32_t *head = v; head < v + n; head += head_size)
+    for (int j = 0; j < head_size / 2; j++) {
+      int32_t a = head[2 * j], b = head[2 * j + 1];
+      head[2 * j] = (int32_t)(((int64_t)a * cos_row[j] - (int64_t)b * sin_row[j]) >> LLM_Q_ROPE);
+      head[2 * j + 1] = (int32_t)(((int64_t)a * sin_row[j] + (int64_t)b * cos_row[j]) >> LLM_Q_ROPE);
+    }
 }
 
 /* ---------------------------------------------------------------- forward */
