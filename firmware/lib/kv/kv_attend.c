@@ -115,6 +115,11 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   while (k < 15 && (top << (k + 1)) < 32768 && ((uint64_t)vmax << (k + 1)) < ((uint64_t)1 << 32)) k++;
   *shift = k;
   int32_t *w = a;
+  if (!score && !prob && !rows) { /* dense attention's pass, without the tests */
+    for (const uint16_t *kp = kept, *kept_end = kept + m; kp < kept_end; kp++, w++)
+      *w = (int32_t)fx_mulhu((uint32_t)*w << 8, fx_mulhu((uint32_t)vscale[*kp] << k, inv_hi));
+    return m;
+  }
   for (uint16_t *kp = kept, *kept_end = kept + m; kp < kept_end; kp++, w++) {
     const int i = *kp;
     const size_t t = rows ? rows[i] : (size_t)i;
