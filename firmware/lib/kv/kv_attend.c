@@ -24,21 +24,6 @@ int kv_exact_scores(kv_cache_t *kv, int layer, int kvh, const int8_t *q, int n, 
   return kv->backend->exact_scores(kv, layer, kvh, q, n, searched);
 }
 
-/* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
-   times the value scale, Q(16 + *SHIFT) per int8 value unit: SHIFT gives
-   the largest possible weight 15 bits (the packed value sums take 16-bit
-   weights), as far as the sums stay inside int32 (value scales up to the
-   head's largest, kv_store's value_scale_max); SmolLM2's small values in
-   diffuse heads would otherwise keep a bit or two. rows[i] names a's slot
-   (NULL: slot i). SCORE (per slot) gathers the probabilities for the
-   policy, PROB (per i) receives them; either may be NULL. Most positions of
-   a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
-   the others go on: returns their count M, their weights in a[0..M) and
-   their slots in kept[0..M). SCALED: a[] holds the scaled scores already
-   and MAX their largest (attn_scores_group). Runs once per cached position and
-   head, so the products that fit use one high-word multiply (the results
-   are those of the plain 64-bit formulas), and it is inlined twice: for
-   dense attention's scaled scores (ROWS and PROB NULL) and in general. */
 /* The softmax's first pass: the weights kept so far, overwriting the
    scores they passed, their indices and their sum. */
 typedef struct {
@@ -61,6 +46,21 @@ static inline __attribute__((always_inline)) void keep_weight(weights_t *w, cons
   w->sum += (uint32_t)e;
 }
 
+/* Scores a[i] (dot products scaled by the key's own scale) -> probabilities
+   times the value scale, Q(16 + *SHIFT) per int8 value unit: SHIFT gives
+   the largest possible weight 15 bits (the packed value sums take 16-bit
+   weights), as far as the sums stay inside int32 (value scales up to the
+   head's largest, kv_store's value_scale_max); SmolLM2's small values in
+   diffuse heads would otherwise keep a bit or two. rows[i] names a's slot
+   (NULL: slot i). SCORE (per slot) gathers the probabilities for the
+   policy, PROB (per i) receives them; either may be NULL. Most positions of
+   a sharp head get a weight of exactly 0 (stories260K: two thirds), so only
+   the others go on: returns their count M, their weights in a[0..M) and
+   their slots in kept[0..M). SCALED: a[] holds the scaled scores already
+   and MAX their largest (attn_scores_group). Runs once per cached position and
+   head, so the products that fit use one high-word multiply (the results
+   are those of the plain 64-bit formulas), and it is inlined twice: for
+   dense attention's scaled scores (ROWS and PROB NULL) and in general. */
 static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
                                                               const uint16_t *rows, int n, int32_t head_factor,
                                                               int32_t *score, int32_t *prob, uint16_t *kept,
@@ -100,9 +100,8 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   }
   if (p < end && (uint32_t)max - (uint32_t)*p <= cutoff)
     keep_weight(&kw, a, p, (uint32_t)max - (uint32_t)*p, factor, factor8, narrow);
-  int32_t *next = kw.next;
   const uint32_t sum = kw.sum;
-  const int m = (int)(next - a);
+  const int m = (int)(kw.next - a);
   if (prob)
     for (int i = 0; i < n; i++) prob[i] = 0;
   /* inv < 2^16 as sum >= 1.0, so e * inv < 2^32; scales are >= 0. The
