@@ -224,7 +224,8 @@ static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm
     /* Block B of the tile: four columns of its four rows. */
 #define BLOCK(b)                                                                                          \
   do {                                                                                                    \
-    const uint32_t x0 = ucx_word(x + 4 * bytes * (b)), x1 = bytes == 1 ? 0 : ucx_word(x + 4 * bytes * (b) + 4); \
+    const uint8_t *xb = x + 4 * bytes * (b);                                                              \
+    const uint32_t x0 = ucx_word(xb), x1 = bytes == 1 ? 0 : ucx_word(xb + 4);                             \
     const int8_t *wb = wp + 16 * (b);                                                                     \
     ROW(0);                                                                                               \
     ROW(1);                                                                                               \
@@ -258,10 +259,14 @@ static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm
     }
   }
 }
-static void __attribute__((noinline, optimize("no-schedule-insns"))) matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs) {
+/* Without the first scheduling pass, as tile_groups: it hoists a block's
+   sixteen loads and spills the sums around the loop. */
+static void __attribute__((noinline, optimize("no-schedule-insns")))
+matmul8(int32_t *out, const llm_qmat_t *w, const int8_t *xq, int32_t xs) {
   matmul(out, w, xq, 1, xs);
 }
-static void __attribute__((noinline, optimize("no-schedule-insns"))) matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
+static void __attribute__((noinline, optimize("no-schedule-insns")))
+matmul16(int32_t *out, const llm_qmat_t *w, const int16_t *xq, int32_t xs) {
   matmul(out, w, xq, 2, xs);
 }
 
