@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <cinttypes>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 

@@ -107,9 +107,9 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
    (and HS 8) constant. With FAST (stories260K's specialisation) the
    scaling is one high-word product of the dot shifted up by DOT_SHIFT and
    the scale by 16 - DOT_SHIFT (exact: no bit is lost) for the scales below
-   SCALE_LIMIT; the 64-bit product else, and always without FAST, whose
-   second copy of the loop the 128 KiB builds cannot hold. The build's loop unrolling is off here: it doubles
-   the code (which the 128 KiB builds cannot hold) and saves nothing. */
+   SCALE_LIMIT, the 64-bit product else; without FAST always the latter
+   (the 128 KiB builds cannot hold a second copy of the loop). The build's
+   loop unrolling is off here: it doubles the code and saves nothing. */
 static inline __attribute__((always_inline)) void scores_group_body(int32_t *const *scores, int32_t *max,
                                                                     const int8_t *const *q, const int g,
                                                                     const int16_t *keys, size_t stride,
@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
         for (int j = 0; j < g; j++) d[j] = ucx_dothi(d[j], q47[j], k67);
         for (int j = 0; last && j < g; j++)
           d[j] = __builtin_expect(narrow, 1) ? fx_mulh((int32_t)((uint32_t)d[j] << dot_shift), ks_shifted)
-                        : (int32_t)(((int64_t)d[j] * ks) >> 16);
+                                             : (int32_t)(((int64_t)d[j] * ks) >> 16);
         if (last) {
           top0 = d[0] > top0 ? d[0] : top0;
           if (g > 1) top1 = d[1] > top1 ? d[1] : top1;

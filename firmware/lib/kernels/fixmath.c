@@ -16,6 +16,18 @@ uint32_t fx_isqrt64(uint64_t v) {
   return (uint32_t)result;
 }
 
+int fx_headroom(uint64_t bound) {
+  if (bound >> 31) return 0;
+  uint32_t b = (uint32_t)bound;
+  int k = 31;
+  for (int step = 16; step; step >>= 1) /* a binary search for the top bit */
+    if (b >> step) {
+      b >>= step;
+      k -= step;
+    }
+  return k - (int)b;
+}
+
 /* 2^(i/32) for i = 0..32, Q24: 32-bit interpolation stays exact enough. */
 const int32_t fx_exp2_table[33] = {
     16777216, 17144589, 17520007, 17903645, 18295684, 18696307, 19105703, 19524063, 19951585,

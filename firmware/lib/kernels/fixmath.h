@@ -9,6 +9,9 @@
 
 #define FX_ONE 65536
 
+/* The largest k <= 31 with BOUND << k < 2^31: how far a value up to BOUND
+   may be shifted up and stay an int32. */
+int fx_headroom(uint64_t bound);
 /* floor(sqrt(v)). */
 uint32_t fx_isqrt64(uint64_t v);
 /* High words of 64-bit products: one mulhu / mulh instruction on RV32

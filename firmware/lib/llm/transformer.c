@@ -160,19 +160,6 @@ static void __attribute__((noinline)) scale_rows(int32_t *out, const int32_t *ac
 
 static inline uint32_t shl(int32_t v, int k) { return (uint32_t)v << k; }
 
-/* Largest k <= 31 with BOUND << k < 2^31: a binary search for the top bit. */
-static int __attribute__((noinline)) headroom(uint64_t bound) {
-  if (bound >> 31) return 0;
-  uint32_t b = (uint32_t)bound;
-  int k = 31;
-  for (int step = 16; step; step >>= 1)
-    if (b >> step) {
-      b >>= step;
-      k -= step;
-    }
-  return k - (int)b;
-}
-
 /* A row's two 64-bit products, combined = (scale * xs) >> 14 and
    (acc * combined) >> 24, as the high words of products of operands
    shifted up by 18 and 8 bits in all: exact, as the shifts lose no bits,
@@ -191,10 +178,11 @@ static row_scaling_t row_scaling(const llm_qmat_t *w, int bytes, int32_t xs) {
   const uint64_t xs_abs = xs < 0 ? -(uint64_t)xs : (uint64_t)xs;
   const uint64_t acc_bound = (uint64_t)llm_qmat_cols4(w) * 128 * (bytes == 1 ? 128 : 32768);
   r.scale_shift = w->scale_headroom < 18 ? w->scale_headroom : 18;
-  r.acc_shift = headroom(acc_bound) < 8 ? headroom(acc_bound) : 8;
+  r.acc_shift = fx_headroom(acc_bound);
+  if (r.acc_shift > 8) r.acc_shift = 8;
   r.combined_shift = 8 - r.acc_shift;
-  r.fast = headroom(xs_abs) >= 18 - r.scale_shift &&
-           headroom(((scale_bound * xs_abs) >> 14) + 1) >= r.combined_shift;
+  r.fast = fx_headroom(xs_abs) >= 18 - r.scale_shift &&
+           fx_headroom(((scale_bound * xs_abs) >> 14) + 1) >= r.combined_shift;
   r.xs_shifted = (int32_t)shl(xs, 18 - r.scale_shift);
   return r;
 }
