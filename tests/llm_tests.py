@@ -86,8 +86,9 @@ def collect(build, run):
         # The fixed-point helpers against their definitions in exact
         # integer arithmetic (Python's unbounded ints, written from the
         # header's comments, not its code): rounding half up, floors, square
-        # root and reciprocal exactly; the exponentials within their stated
-        # error. 2,000 random vectors each, the edges included.
+        # root, reciprocal, division by a constant and headroom exactly; the
+        # exponentials within their stated error. 2,000 random vectors each,
+        # the edges included.
         rng = random.Random(46)
 
         def round_half_up(num, shift):
@@ -114,6 +115,14 @@ def collect(build, run):
             add_vector(f"isqrt {v}", math.isqrt(v))
             d = rng.choice([rng.randint(1, (1 << 32) - 1), rng.randint(1, 300)])
             add_vector(f"recip {d}", ((1 << 32) - 1) // d)
+            h = rng.choice([rng.randint(0, (1 << 40) - 1), rng.randint(0, (1 << 31) - 1), 1 << rng.randint(0, 40),
+                            (1 << rng.randint(1, 40)) - 1, rng.randint(0, 70)])
+            x, dv = rng.randint(0, (1 << 32) - 1), rng.choice([127, 2032, 32767, rng.randint(2, (1 << 32) - 1)])
+            add_vector(f"div_const {x} {dv}", x // dv)
+            mult = rng.randint(0, ((1 << 32) - 1) // dv)  # exact multiples: the correction's edge
+            add_vector(f"div_const {dv * mult} {dv}", mult)
+            add_vector(f"div_const {dv * mult - 1 if mult else 0} {dv}", mult - 1 if mult else 0)
+            add_vector(f"headroom {h}", 0 if h >= 1 << 31 else max(k for k in range(32) if h << k < 1 << 31))
             add_vector(f"exp_neg {rng.randint(-(13 << 16), 1000)}", None)
             add_vector(f"exp2_neg_coarse {rng.randint(0, 18 << 16)}", None)
         for edge in ("mul_shift 65536 65536 16", "mul_shift -3 1 1", "mul_shift 3 1 1"):

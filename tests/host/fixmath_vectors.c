@@ -24,6 +24,10 @@ int main(void) {
       printf("%" PRIu32 "\n", fx_isqrt64((uint64_t)a));
     else if (!strcmp(name, "recip") && scanf("%lld", &a) == 1)
       printf("%" PRIu32 "\n", fx_recip32((uint32_t)a));
+    else if (!strcmp(name, "div_const") && scanf("%lld %lld", &a, &b) == 2)
+      printf("%" PRIu32 "\n", fx_div_const((uint32_t)a, (uint32_t)b));
+    else if (!strcmp(name, "headroom") && scanf("%lld", &a) == 1)
+      printf("%d\n", fx_headroom((uint64_t)a));
     else if (!strcmp(name, "exp_neg") && scanf("%lld", &a) == 1)
       printf("%" PRId32 "\n", fx_exp_neg((int32_t)a));
     else if (!strcmp(name, "exp2_neg_coarse") && scanf("%lld", &a) == 1)

@@ -1,6 +1,5 @@
 #include "attention.h"
 
-#include "fixmath.h"
 #include "ucx_dot.h"
 
 const attn_kernels_t *attn_kernels;
@@ -61,28 +60,38 @@ static inline __attribute__((always_inline)) void values_add(int32_t *acc, int32
    while a block of rows streams past (out holds them between blocks), a
    row's word of values through four packed dot products when its weight
    fits int16 (probabilities times value scales do, unless values reach
-   +-64), else multiplied out. */
-static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const int8_t *values,
-                                                             size_t stride, const uint16_t *rows, int count, int hs,
-                                                             int shift) {
+   +-64), else multiplied out. With WG, w[] holds exponentials and each
+   row's weight is formed here (a pass over the weights less). Inlined with
+   WG's NULL-ness constant. */
+static inline __attribute__((always_inline)) void values_sum(int32_t *out, const int32_t *w, const attn_weigh_t *wg,
+                                                             const int8_t *values, size_t stride,
+                                                             const uint16_t *rows, int count, int hs, int shift) {
   const int32_t half = shift ? 1 << (shift - 1) : 0;
+  const int32_t *scale = wg ? wg->scale : 0;
+  const uint32_t inv_hi = wg ? wg->inv_hi : 0;
+  const int scale_shift = wg ? wg->shift : 0;
   int t0 = 0;
   do {
     const int end = attn_block_end(t0, count, hs);
     for (int c = 0; c < hs; c += 8) {
       int32_t acc[8];
       for (int i = 0; i < 8; i++) acc[i] = t0 ? out[c + i] : 0;
+      const int8_t *values_c = values + c;
+      __asm__("" : "+r"(values_c)); /* one add a row: GCC would add C and VALUES to each row's offset */
 #pragma GCC unroll 1
       for (int t = t0; t < end; t++) {
-        const int32_t wt = w[t];
-        const int8_t *v = values + rows[t] * stride + c;
-        if ((uint32_t)(wt + 0x8000) >= 0x10000) {
+        const unsigned r = rows[t];
+        const int32_t wt = wg ? attn_weight((uint32_t)w[t], scale[r], inv_hi, scale_shift) : w[t];
+        const int8_t *v = values_c + r * stride;
+        /* Formed weights are >= 0: below 2^15 one compare, and the weight is
+           its own {w, 0}. */
+        if (wg ? (uint32_t)wt >= 0x8000 : (uint32_t)(wt + 0x8000) >= 0x10000) {
           values_add(acc, wt, v);
           continue;
         }
         /* The weight as {w, 0} and {0, w}: dotlo adds component 0 or 1 of
            a word times w, dothi component 2 or 3. */
-        const uint32_t w_hi = (uint32_t)wt << 16, w_lo = w_hi >> 16;
+        const uint32_t w_hi = (uint32_t)wt << 16, w_lo = wg ? (uint32_t)wt : w_hi >> 16;
         for (int h = 0; h < 8; h += 4) {
           const uint32_t vw = ucx_word(v + h);
           acc[h] = ucx_dotlo(acc[h], vw, w_lo);
@@ -250,7 +259,21 @@ void attn_values_rows(int32_t *out, const int32_t *w, const int8_t *values, size
   if (attn_kernels && attn_kernels->attn_values_rows &&
       !attn_kernels->attn_values_rows(out, w, values, stride, rows, count, hs, shift))
     return;
-  values_sum(out, w, values, stride, rows, count, hs, shift);
+  values_sum(out, w, 0, values, stride, rows, count, hs, shift);
+}
+
+void attn_weigh(int32_t *e, const uint16_t *rows, int count, const attn_weigh_t *wg) {
+  for (int j = 0; j < count; j++) e[j] = attn_weight((uint32_t)e[j], wg->scale[rows[j]], wg->inv_hi, wg->shift);
+}
+
+void attn_values_weighed(int32_t *out, int32_t *e, const attn_weigh_t *wg, const int8_t *values, size_t stride,
+                         const uint16_t *rows, int count, int hs) {
+  if (attn_kernels && attn_kernels->attn_values_rows) { /* the host's kernel takes weights */
+    attn_weigh(e, rows, count, wg);
+    attn_values_rows(out, e, values, stride, rows, count, hs, wg->shift);
+    return;
+  }
+  values_sum(out, e, wg, values, stride, rows, count, hs, wg->shift);
 }
 
 void attn_dots_rows(int32_t *dots, const int8_t *q, const int16_t *keys, size_t stride, const uint16_t *rows,

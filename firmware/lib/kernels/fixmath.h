@@ -56,10 +56,10 @@ extern const int32_t fx_exp2_fine_table[256];
    cached position and head. */
 static inline int32_t fx_exp2_neg_coarse(int32_t z) {
   int32_t zr = z + 128;                                /* round to 1/256 */
-  int32_t v = fx_exp2_fine_table[(zr >> 8) & 255];     /* Q24 in (1/2, 1] */
+  int32_t v = fx_exp2_fine_table[(zr >> 8) & 255];     /* Q24 in (1/2, 1], shifted down by 7 */
   /* (v + 2^(s-1)) >> s for s = 8 + n, to Q16 times 2^-n, rounded, without
-     forming 2^(s-1) */
-  return ((v >> (7 + (zr >> 16))) + 1) >> 1;
+     forming 2^(s-1): ((v >> 7 >> n) + 1) >> 1 */
+  return ((v >> (zr >> 16)) + 1) >> 1;
 }
 
 /* log2(e) in Q16. */
@@ -79,6 +79,14 @@ void fx_silu_gate(int32_t *h, const int32_t *g, size_t n);
 /* floor((2^32 - 1) / d) for d > 0: a reciprocal from the 32-bit divider
    (64-bit division is a slow library call on RV32). */
 static inline uint32_t fx_recip32(uint32_t d) { return 0xFFFFFFFFu / d; }
+
+/* floor(x / d) for d > 1 from the reciprocal's high-word product, one
+   below at most, and a correction: for a constant D (inlined) no 17-cycle
+   division, which GCC keeps for constant divisors on RV32. */
+static inline uint32_t fx_div_const(uint32_t x, uint32_t d) {
+  const uint32_t q = fx_mulhu(x, 0xFFFFFFFFu / d);
+  return q + (x - q * d >= d);
+}
 
 /* round(ACC * XS / 2^SHIFT) for 32 < SHIFT < 64, exactly, from 64-bit
    pieces (the product needs up to 96 bits): the low word's product goes

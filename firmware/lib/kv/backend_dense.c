@@ -69,13 +69,14 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
   const size_t weights_span = span + (span & 1); /* read a word at a time */
   int32_t *att[ATTN_MAX_GROUP] = {0}, max[ATTN_MAX_GROUP], *sums[ATTN_MAX_GROUP];
   const int16_t *weights[ATTN_MAX_GROUP];
-  int kept_n[ATTN_MAX_GROUP], shift[ATTN_MAX_GROUP], group_shift[ATTN_MAX_GROUP], grouped = 0;
+  int kept_n[ATTN_MAX_GROUP], group_shift[ATTN_MAX_GROUP], grouped = 0;
+  attn_weigh_t wg[ATTN_MAX_GROUP];
   for (int j = 0; j < count; j++) att[j] = kv->att + (size_t)j * span;
   attn_scores_group(att, max, q, count, kv->keys + base, stride, kv_scales_of(kv, kv->key_scale, layer, kvh), 1, n,
                     hs);
   for (int j = 0; j < count; j++)
     kept_n[j] = kv_softmax_scaled(kv, layer, kvh, att[j], n, max[j], head_factor[j], score, kv_kept_of(kv, j),
-                               &shift[j]);
+                                  &wg[j]);
   /* Values the data cache holds between heads are read from it again;
      those it cannot, from memory: there, one sweep for the heads that keep
      2/5 of the positions or more costs less than their own sums. */
@@ -83,12 +84,18 @@ static void attend_dense(kv_cache_t *kv, int layer, int kvh, int count, const in
   for (int j = 0; j < count; j++) {
     if (!out[j]) continue;
     int16_t *dense = kv->weights + (size_t)j * weights_span;
-    if (sweep && 5 * kept_n[j] >= 2 * n && dense_weights(dense, att[j], kv_kept_of(kv, j), kept_n[j], n)) {
+    const uint16_t *kept = kv_kept_of(kv, j);
+    if (!sweep || 5 * kept_n[j] < 2 * n) {
+      attn_values_weighed(out[j], att[j], &wg[j], kv->values + base, stride, kept, kept_n[j], hs);
+      continue;
+    }
+    attn_weigh(att[j], kept, kept_n[j], &wg[j]); /* the sweep takes the weights themselves */
+    if (dense_weights(dense, att[j], kept, kept_n[j], n)) {
       sums[grouped] = out[j];
       weights[grouped] = dense;
-      group_shift[grouped++] = shift[j];
+      group_shift[grouped++] = wg[j].shift;
     } else {
-      attn_values_rows(out[j], att[j], kv->values + base, stride, kv_kept_of(kv, j), kept_n[j], hs, shift[j]);
+      attn_values_rows(out[j], att[j], kv->values + base, stride, kept, kept_n[j], hs, wg[j].shift);
     }
   }
   if (grouped) attn_values_group(sums, weights, group_shift, grouped, kv->values + base, stride, n, hs);

@@ -5,6 +5,7 @@
 #ifndef KV_ATTEND_H
 #define KV_ATTEND_H
 
+#include "attention.h"
 #include "kvcache.h"
 
 /* Exact scores of the N slots in kv->selected into kv->att, in the cached
@@ -24,11 +25,11 @@ void kv_softmax_values(kv_cache_t *kv, int layer, int kvh, int n, int32_t head_f
                        int32_t *out);
 
 /* Softmax of N scaled scores a[] (largest MAX) of slots 0..n-1, as
-   kv_softmax_values computes it (attn_scores_group's output): the weights
-   of the M positions it keeps in a[0..M), their slots in KEPT; returns M,
-   with the weights' extra shift in *SHIFT (attn_values_rows). */
+   kv_softmax_values computes it (attn_scores_group's output): the
+   exponentials of the M positions it keeps in a[0..M), their slots in KEPT
+   and how to weigh them in *WG (attn_values_weighed, attn_weigh); returns M. */
 int kv_softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max, int32_t head_factor,
-                      int32_t *score, uint16_t *kept, int *shift);
+                      int32_t *score, uint16_t *kept, attn_weigh_t *wg);
 
 /* Every cached position of (layer, kvh): dense attention in software, or
    the block's top kv->top_k (0: all) by CAM search with exact scores. The

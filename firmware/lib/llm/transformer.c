@@ -128,7 +128,11 @@ static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes
     for (int i = 0; i < n; i++) store_q(q, bytes, i, round_step32(x[i], (int32_t)inv));
   else
     for (int i = 0; i < n; i++) store_q(q, bytes, i, round_step(x[i], inv));
-  return (int32_t)(((int64_t)maxabs << shift) / top);
+  /* ((int64_t)maxabs << shift) / top, truncated to int32, without a
+     64-bit division: maxabs = whole * top + part. */
+  const uint32_t whole = fx_div_const((uint32_t)maxabs, (uint32_t)top);
+  const uint32_t part = (uint32_t)maxabs - whole * (uint32_t)top;
+  return (int32_t)((whole << shift) + fx_div_const(part << shift, (uint32_t)top));
 }
 
 /* Queries and values: int8, Q24 scale. Matrix inputs: Q30 scale (a step of

@@ -2,8 +2,10 @@
  * packed dot products) against plain loops over random data: head sizes 8
  * and 16, counts from 0 to odd and even, rows in order and gathered, value
  * weights that fit int16 (the packed path) and that do not, output shifts
- * from 0 to 15 (rounded), the key scales and maxima of attn_scores_group
- * and the int16-weighted sums of attn_values_group, for 1 to 3 heads. */
+ * from 0 to 15 (rounded), the weights attn_values_weighed forms from
+ * exponentials, value scales and a reciprocal (the formula in 64 bits), the
+ * key scales and maxima of attn_scores_group and the int16-weighted sums of
+ * attn_values_group, for 1 to 3 heads. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,7 +18,7 @@
 static int16_t keys[KEYS * MAX_HS];
 static _Alignas(4) int8_t values[KEYS * MAX_HS], qs[ATTN_MAX_GROUP][MAX_HS];
 static _Alignas(4) int16_t weights16[ATTN_MAX_GROUP][KEYS + 1];
-static int32_t weights[KEYS], kscale[KEYS * 2], got[ATTN_MAX_GROUP][KEYS], want[ATTN_MAX_GROUP][KEYS];
+static int32_t weights[KEYS], exps[KEYS], vscale[KEYS], kscale[KEYS * 2], got[ATTN_MAX_GROUP][KEYS], want[ATTN_MAX_GROUP][KEYS];
 static int32_t out[MAX_HS], ref[MAX_HS], outs[ATTN_MAX_GROUP][MAX_HS];
 static uint16_t rows[KEYS];
 static uint32_t rng = 7;
@@ -55,6 +57,31 @@ static void check_values(int round, int hs, int count, int gathered, int wide) {
   }
   attn_values_rows(out, weights, values, (size_t)hs, rows, count, hs, shift);
   for (int i = 0; i < hs; i++) expect("attn_values_rows", round, i, out[i], ref[i]);
+}
+
+/* Exponentials up to 1.0 (Q16), value scales below 2^(32 - shift) and a
+   reciprocal of a sum of at least 1.0: the weights that come out reach
+   past int16 when the shift is large (the multiplied-out path). */
+static void check_values_weighed(int round, int hs, int count, int gathered) {
+  const int shift = (int)(rnd() % 16);
+  const uint32_t inv = 1 + rnd() % 65535;
+  for (int j = 0; j < count; j++) {
+    exps[j] = (int32_t)(rnd() % 65537);
+    rows[j] = (uint16_t)(gathered ? rnd() % KEYS : (uint32_t)j);
+  }
+  for (int t = 0; t < KEYS; t++) vscale[t] = (int32_t)(rnd() % (1u << (24 - shift)));
+  for (int j = 0; j < count; j++) {
+    const uint64_t scale = ((uint64_t)((uint32_t)vscale[rows[j]] << shift) * ((uint64_t)inv << 16)) >> 32;
+    weights[j] = (int32_t)((((uint64_t)(uint32_t)exps[j] << 8) * scale) >> 32);
+  }
+  for (int i = 0; i < hs; i++) {
+    uint32_t s = 0;
+    for (int j = 0; j < count; j++) s += (uint32_t)(weights[j] * values[rows[j] * hs + i]);
+    ref[i] = (int32_t)(s + (shift ? 1u << (shift - 1) : 0)) >> shift;
+  }
+  const attn_weigh_t wg = {vscale, inv << 16, shift};
+  attn_values_weighed(out, exps, &wg, values, (size_t)hs, rows, count, hs);
+  for (int i = 0; i < hs; i++) expect("attn_values_weighed", round, i, out[i], ref[i]);
 }
 
 /* The sums of G heads' int16 weights over rows 0..count-1 at once. */
@@ -120,6 +147,7 @@ int main(void) {
       for (int i = 0; i < hs; i++) qs[j][i] = (int8_t)rnd();
     const int g = 1 + round / 3 % ATTN_MAX_GROUP; /* every head count with both head sizes */
     check_values(round, hs, count, round & 1, round % 4 >= 2);
+    check_values_weighed(round, hs, count, round & 1);
     check_values_group(round, hs, count, g);
     check_dots(round, hs, count, g);
   }
