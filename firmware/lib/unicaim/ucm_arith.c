@@ -48,12 +48,6 @@ uint32_t ucm_adc_bits_in_use(uint32_t cfg_bits, uint32_t built_bits) {
   return cfg_bits < 2 || cfg_bits > built_bits ? built_bits : cfg_bits;
 }
 
-int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits) {
-  int32_t code = (current * (int32_t)gain) >> shift;
-  int32_t hi = (1 << (adc_bits - 1)) - 1;
-  return code > hi ? hi : code < -hi - 1 ? -hi - 1 : code;
-}
-
 uint32_t ucm_score_bits(uint32_t dim) {
   /* |S| <= 2 * 31 * dim plus read noise (<= 111): clog2(64 * dim) + 2 bits. */
   uint32_t bits = 0;

@@ -39,7 +39,11 @@ int32_t ucm_cell_value(int32_t k, uint32_t step, uint32_t cell_bits, uint32_t si
 uint32_t ucm_adc_bits_in_use(uint32_t cfg_bits, uint32_t built_bits);
 
 /* Signed ADC_BITS converter: sat((current * gain) >> shift). */
-int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits);
+static inline int32_t ucm_adc(int32_t current, uint32_t gain, uint32_t shift, uint32_t adc_bits) {
+  int32_t code = (current * (int32_t)gain) >> shift;
+  int32_t hi = (1 << (adc_bits - 1)) - 1;
+  return code > hi ? hi : code < -hi - 1 ? -hi - 1 : code;
+}
 
 /* Width of the signed CAM similarity for a row of dim cells. */
 uint32_t ucm_score_bits(uint32_t dim);

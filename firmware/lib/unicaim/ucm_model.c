@@ -80,7 +80,7 @@ int ucm_model_init(ucm_model_t *m, const ucm_geom_t *g, void *mem) {
 #define HOST_VECTOR_CLONES
 #endif
 
-HOST_VECTOR_CLONES static int32_t dot8(const int8_t *a, const int8_t *b, uint32_t n) {
+HOST_VECTOR_CLONES static int32_t dot8_portable(const int8_t *a, const int8_t *b, uint32_t n) {
   int32_t s = 0;
   for (uint32_t d = 0; d < n; d++) s += a[d] * b[d];
   return s;
@@ -89,14 +89,85 @@ HOST_VECTOR_CLONES static int32_t dot8(const int8_t *a, const int8_t *b, uint32_
 /* Each plane's current: the sum of the cells its byte mask (0 / -1) selects.
    |sum| <= UCM_CELL_MAX * 1024 fits 16 bits: twice the cells a vector
    instruction. */
-HOST_VECTOR_CLONES static void plane_currents(const int8_t *cell, const int8_t *masks, uint32_t n, uint32_t planes,
-                                              int32_t *current) {
+HOST_VECTOR_CLONES static void plane_currents_portable(const int8_t *cell, const int8_t *masks, uint32_t n,
+                                                       uint32_t planes, int32_t *current) {
   for (uint32_t b = 0; b < planes; b++, masks += n) {
     int16_t s = 0;
     for (uint32_t d = 0; d < n; d++) s = (int16_t)(s + (cell[d] & masks[d]));
     current[b] = s;
   }
 }
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#include <immintrin.h>
+
+/* The same sums with AVX2 for rows of a multiple of 32 cells, every plane
+   at once (GCC's vectorisation of the loop above is 2.4x slower, and the
+   hardware runs of the pruning sweeps spend half their time here): a
+   row's 32 cells loaded once, each plane's masked bytes summed in pairs
+   into 16-bit lanes (maddubs with ones), the lanes added into 32 bits at
+   the end. The bound above keeps every partial sum inside 16 bits. */
+__attribute__((target("avx2"))) static void plane_currents_avx2(const int8_t *cell, const int8_t *masks, uint32_t n,
+                                                                uint32_t planes, int32_t *current) {
+  __m256i acc[8];
+  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+  for (uint32_t b = 0; b < planes; b++) acc[b] = _mm256_setzero_si256();
+  for (uint32_t d = 0; d < n; d += 32) {
+    const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(cell + d));
+    for (uint32_t b = 0; b < planes; b++) {
+      const __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(masks + (size_t)b * n + d));
+      acc[b] = _mm256_add_epi16(acc[b], _mm256_maddubs_epi16(ones8, _mm256_and_si256(c, m)));
+    }
+  }
+  for (uint32_t b = 0; b < planes; b++) {
+    const __m256i s = _mm256_madd_epi16(acc[b], ones16);
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+    current[b] = (int16_t)_mm_cvtsi128_si32(x);
+  }
+}
+
+/* dot8_portable of a query A (any int8) and cells B (|b| <= UCM_CELL_MAX),
+   the same way: |a| as unsigned bytes against b with a's sign, so that a
+   pair of products fits 16 bits. */
+__attribute__((target("avx2"))) static int32_t dot8_avx2(const int8_t *a, const int8_t *b, uint32_t n) {
+  const __m256i ones16 = _mm256_set1_epi16(1);
+  __m256i acc = _mm256_setzero_si256();
+  for (uint32_t d = 0; d < n; d += 32) {
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + d));
+    const __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + d));
+    const __m256i pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(x), _mm256_sign_epi8(y, x));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones16));
+  }
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+  return _mm_cvtsi128_si32(s);
+}
+
+/* The RTL checks both kernels against itself: the co-simulations of 64-
+   and 128-cell rows (mid, paper) run these, the narrower ones the loops
+   above. */
+static int32_t dot8(const int8_t *a, const int8_t *b, uint32_t n) {
+  return n % 32 == 0 && __builtin_cpu_supports("avx2") ? dot8_avx2(a, b, n) : dot8_portable(a, b, n);
+}
+
+static void plane_currents(const int8_t *cell, const int8_t *masks, uint32_t n, uint32_t planes, int32_t *current) {
+  if (n % 32 == 0 && planes <= 8 && __builtin_cpu_supports("avx2"))
+    plane_currents_avx2(cell, masks, n, planes, current);
+  else
+    plane_currents_portable(cell, masks, n, planes, current);
+}
+#else
+static int32_t dot8(const int8_t *a, const int8_t *b, uint32_t n) {
+  return dot8_portable(a, b, n);
+}
+
+static void plane_currents(const int8_t *cell, const int8_t *masks, uint32_t n, uint32_t planes, int32_t *current) {
+  plane_currents_portable(cell, masks, n, planes, current);
+}
+#endif
 
 static uint32_t rows(const ucm_model_t *m) {
   return m->geom.slots / m->geom.lanes;
