@@ -44,9 +44,10 @@ static inline uint32_t shift_left_here(uint32_t d, int shift) {
 #endif
 }
 
-/* The exponential of the score at P, D below the largest. d * factor >> 16 is one high-word product of D shifted up by
-   D_SHIFT and the factor by 16 - D_SHIFT (FACTOR_SHIFTED), the shifts
-   found for both to fit 32 bits (softmax_body). */
+/* The exponential of the score at P, D below the largest. d * factor >>
+   16 is one high-word product of D shifted up by D_SHIFT and the factor
+   by 16 - D_SHIFT (FACTOR_SHIFTED), the shifts found for both to fit 32
+   bits (softmax_body). */
 static inline __attribute__((always_inline)) void keep_weight(weights_t *w, const int32_t *a, const int32_t *p,
                                                               uint32_t d, int d_shift, uint32_t factor_shifted) {
   int32_t z = (int32_t)fx_mulhu(shift_left_here(d, d_shift), factor_shifted);
@@ -67,8 +68,8 @@ static inline __attribute__((always_inline)) void keep_weight(weights_t *w, cons
    SCORE (per slot) gathers the probabilities for the policy, PROB (per i)
    receives them; either may be NULL. Most positions of a sharp head lie
    beyond the cutoff, where the weight is exactly 0 (stories260K: two
-   thirds), so only the others go on: returns their count M, their exponentials in a[0..M) and their slots in
-   kept[0..M). SCALED: a[] holds the scaled scores already and MAX their
+   thirds), so only the others go on: returns their count M, their
+   exponentials in a[0..M) and their slots in kept[0..M). SCALED: a[] holds the scaled scores already and MAX their
    largest (attn_scores_group). Runs once per cached position and head, so
    the products that fit use one high-word multiply (the results are those
    of the plain 64-bit formulas), and it is inlined twice: for dense

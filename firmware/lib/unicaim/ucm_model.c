@@ -101,6 +101,14 @@ HOST_VECTOR_CLONES static void plane_currents_portable(const int8_t *cell, const
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #include <immintrin.h>
 
+/* The sum of a vector's eight 32-bit lanes. */
+__attribute__((target("avx2"))) static int32_t sum_lanes(__m256i v) {
+  __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+  x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+  return _mm_cvtsi128_si32(x);
+}
+
 /* The same sums with AVX2 for rows of a multiple of 32 cells, every plane
    at once (GCC's vectorisation of the loop above is 2.4x slower, and the
    hardware runs of the pruning sweeps spend half their time here): a
@@ -120,11 +128,7 @@ __attribute__((target("avx2"))) static void plane_currents_avx2(const int8_t *ce
     }
   }
   for (uint32_t b = 0; b < planes; b++) {
-    const __m256i s = _mm256_madd_epi16(acc[b], ones16);
-    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
-    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
-    current[b] = (int16_t)_mm_cvtsi128_si32(x);
+    current[b] = (int16_t)sum_lanes(_mm256_madd_epi16(acc[b], ones16));
   }
 }
 
@@ -140,10 +144,7 @@ __attribute__((target("avx2"))) static int32_t dot8_avx2(const int8_t *a, const 
     const __m256i pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(x), _mm256_sign_epi8(y, x));
     acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones16));
   }
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-  return _mm_cvtsi128_si32(s);
+  return sum_lanes(acc);
 }
 
 /* The RTL checks both kernels against itself: the co-simulations of 64-
