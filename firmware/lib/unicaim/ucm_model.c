@@ -36,7 +36,7 @@ static size_t layout(ucm_model_t *m, const ucm_geom_t *g, uint8_t *mem) {
   CARVE(key, int8_t, g->dim);
   CARVE(query, int8_t, g->dim);
   CARVE(qlevel, int8_t, g->dim);
-  CARVE(plane_mask, int8_t, (size_t)g->q_bits * g->dim);
+  CARVE(plane_bits, int8_t, (size_t)UCM_MODEL_PLANES * g->dim); /* the planes above q_bits stay 0 */
   CARVE(qvalue, int8_t, g->dim);
 #undef CARVE
   return at;
@@ -50,7 +50,7 @@ size_t ucm_model_bytes(const ucm_geom_t *g) {
 static int geom_ok(const ucm_geom_t *g) {
   return g->banks >= 1 && g->banks <= 256 && g->slots >= 1 && g->slots <= UCM_MODEL_MAX_SLOTS && g->dim >= 4 &&
          g->dim <= 1024 && g->dim % 4 == 0 && (g->cell_bits == 1 || g->cell_bits == 3) && g->q_bits >= 2 &&
-         g->q_bits <= 8 && g->adc_bits >= 2 && g->adc_bits <= 16 && g->adc_count >= 1 &&
+         g->q_bits <= UCM_MODEL_PLANES && g->adc_bits >= 2 && g->adc_bits <= 16 && g->adc_count >= 1 &&
          g->adc_count <= 65535 && g->lanes >= 1 && g->lanes <= 128 && (g->lanes & (g->lanes - 1)) == 0 &&
          g->slots % g->lanes == 0;
 }
@@ -86,16 +86,26 @@ HOST_VECTOR_CLONES static int32_t dot8_portable(const int8_t *a, const int8_t *b
   return s;
 }
 
-/* Each plane's current: the sum of the cells its byte mask (0 / -1) selects.
-   |sum| <= UCM_CELL_MAX * 1024 fits 16 bits: twice the cells a vector
-   instruction. */
-HOST_VECTOR_CLONES static void plane_currents_portable(const int8_t *cell, const int8_t *masks, uint32_t n,
-                                                       uint32_t planes, int32_t *current) {
-  for (uint32_t b = 0; b < planes; b++, masks += n) {
-    int16_t s = 0;
-    for (uint32_t d = 0; d < n; d++) s = (int16_t)(s + (cell[d] & masks[d]));
-    current[b] = s;
+/* EXACT's converters: each query bit plane's current through a signed
+   BITS-bit ADC, sat((current * gain) >> shift), weighted by the plane. */
+typedef struct {
+  int32_t gain;
+  uint32_t shift, bits, planes;
+} converter_t;
+
+/* A row's score through the converters. Plane b's current is the sum of
+   the cells its query bits (bytes 0 / 1) select; |sum| <= UCM_CELL_MAX *
+   1024 fits 16 bits: twice the cells a vector instruction. */
+HOST_VECTOR_CLONES static int32_t converted_score_portable(const int8_t *cell, const int8_t *bits, uint32_t n,
+                                                           const converter_t *cv) {
+  int32_t score = 0;
+  for (uint32_t b = 0; b < cv->planes; b++, bits += n) {
+    int16_t current = 0;
+    for (uint32_t d = 0; d < n; d++) current = (int16_t)(current + cell[d] * bits[d]);
+    int32_t weighted = (int32_t)((uint32_t)ucm_adc(current, (uint32_t)cv->gain, cv->shift, cv->bits) << b);
+    score += b == cv->planes - 1 ? -weighted : weighted; /* two's complement sign plane */
   }
+  return score;
 }
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
@@ -109,27 +119,43 @@ __attribute__((target("avx2"))) static int32_t sum_lanes(__m256i v) {
   return _mm_cvtsi128_si32(x);
 }
 
-/* The same sums with AVX2 for rows of a multiple of 32 cells, every plane
-   at once (GCC's vectorisation of the loop above is 2.4x slower, and the
-   hardware runs of the pruning sweeps spend half their time here): a
-   row's 32 cells loaded once, each plane's masked bytes summed in pairs
-   into 16-bit lanes (maddubs with ones), the lanes added into 32 bits at
-   the end. The bound above keeps every partial sum inside 16 bits. */
-__attribute__((target("avx2"))) static void plane_currents_avx2(const int8_t *cell, const int8_t *masks, uint32_t n,
-                                                                uint32_t planes, int32_t *current) {
-  __m256i acc[8];
-  const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-  for (uint32_t b = 0; b < planes; b++) acc[b] = _mm256_setzero_si256();
+/* The same with AVX2 for rows of a multiple of 32 cells, every plane at
+   once (GCC's vectorisation of the loop above is 2.4x slower, and the
+   hardware runs of the pruning sweeps spend a third of their time here): a
+   row's 32 cells loaded once, each plane's selected cells summed in pairs
+   into 16-bit lanes (maddubs of the 0 / 1 bits and the cells); at the end
+   the eight planes' lanes reduced together, three rounds of pairwise adds
+   leaving plane b's sum of each 128-bit half in lane b, and the eight
+   converters in 32-bit lanes. The bound above keeps every partial sum
+   inside 16 bits. All UCM_MODEL_PLANES planes, whatever q_bits: the bits
+   above it stay 0, and so do their currents and codes. */
+__attribute__((target("avx2"))) static int32_t converted_score_avx2(const int8_t *cell, const int8_t *bits, uint32_t n,
+                                                                    const converter_t *cv) {
+  __m256i acc[UCM_MODEL_PLANES];
+#pragma GCC unroll 8
+  for (uint32_t b = 0; b < UCM_MODEL_PLANES; b++) acc[b] = _mm256_setzero_si256();
   for (uint32_t d = 0; d < n; d += 32) {
     const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(cell + d));
-    for (uint32_t b = 0; b < planes; b++) {
-      const __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(masks + (size_t)b * n + d));
-      acc[b] = _mm256_add_epi16(acc[b], _mm256_maddubs_epi16(ones8, _mm256_and_si256(c, m)));
+#pragma GCC unroll 8
+    for (uint32_t b = 0; b < UCM_MODEL_PLANES; b++) {
+      const __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(bits + (size_t)b * n + d));
+      acc[b] = _mm256_add_epi16(acc[b], _mm256_maddubs_epi16(m, c));
     }
   }
-  for (uint32_t b = 0; b < planes; b++) {
-    current[b] = (int16_t)sum_lanes(_mm256_madd_epi16(acc[b], ones16));
-  }
+  const __m256i quads = _mm256_hadd_epi16(_mm256_hadd_epi16(acc[0], acc[1]), _mm256_hadd_epi16(acc[2], acc[3]));
+  const __m256i quads_hi = _mm256_hadd_epi16(_mm256_hadd_epi16(acc[4], acc[5]), _mm256_hadd_epi16(acc[6], acc[7]));
+  const __m256i halves = _mm256_hadd_epi16(quads, quads_hi);
+  const __m256i current =
+      _mm256_cvtepi16_epi32(_mm_add_epi16(_mm256_castsi256_si128(halves), _mm256_extracti128_si256(halves, 1)));
+  /* ucm_adc in each lane, then the plane's weight: << b, times 1, the sign
+     plane's -1, or 0 above it (_mm256_sign_epi32) */
+  const int32_t hi = (1 << (cv->bits - 1)) - 1;
+  __m256i code = _mm256_sra_epi32(_mm256_mullo_epi32(current, _mm256_set1_epi32(cv->gain)),
+                                  _mm_cvtsi32_si128((int)cv->shift));
+  code = _mm256_max_epi32(_mm256_min_epi32(code, _mm256_set1_epi32(hi)), _mm256_set1_epi32(-hi - 1));
+  const __m256i plane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), sign_plane = _mm256_set1_epi32((int)cv->planes - 1);
+  const __m256i sign = _mm256_sub_epi32(_mm256_cmpeq_epi32(plane, sign_plane), _mm256_cmpgt_epi32(sign_plane, plane));
+  return sum_lanes(_mm256_sign_epi32(_mm256_sllv_epi32(code, plane), sign));
 }
 
 /* dot8_portable of a query A (any int8) and cells B (|b| <= UCM_CELL_MAX),
@@ -154,19 +180,17 @@ static int32_t dot8(const int8_t *a, const int8_t *b, uint32_t n) {
   return n % 32 == 0 && __builtin_cpu_supports("avx2") ? dot8_avx2(a, b, n) : dot8_portable(a, b, n);
 }
 
-static void plane_currents(const int8_t *cell, const int8_t *masks, uint32_t n, uint32_t planes, int32_t *current) {
-  if (n % 32 == 0 && planes <= 8 && __builtin_cpu_supports("avx2"))
-    plane_currents_avx2(cell, masks, n, planes, current);
-  else
-    plane_currents_portable(cell, masks, n, planes, current);
+static int32_t converted_score(const int8_t *cell, const int8_t *bits, uint32_t n, const converter_t *cv) {
+  return n % 32 == 0 && __builtin_cpu_supports("avx2") ? converted_score_avx2(cell, bits, n, cv)
+                                                        : converted_score_portable(cell, bits, n, cv);
 }
 #else
 static int32_t dot8(const int8_t *a, const int8_t *b, uint32_t n) {
   return dot8_portable(a, b, n);
 }
 
-static void plane_currents(const int8_t *cell, const int8_t *masks, uint32_t n, uint32_t planes, int32_t *current) {
-  plane_currents_portable(cell, masks, n, planes, current);
+static int32_t converted_score(const int8_t *cell, const int8_t *bits, uint32_t n, const converter_t *cv) {
+  return converted_score_portable(cell, bits, n, cv);
 }
 #endif
 
@@ -347,29 +371,22 @@ static void exact(ucm_model_t *m, uint32_t bank, uint32_t n, uint32_t flags) {
     return;
   }
   int ideal = (flags & UCM_F_IDEAL) != 0;
-  uint32_t gain = FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), shift = FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT);
-  uint32_t bits = ucm_adc_bits_in_use(FIELD(m->adc_cfg, UCM_ADC_CFG, BITS), g->adc_bits);
+  const converter_t cv = {(int32_t)FIELD(m->adc_cfg, UCM_ADC_CFG, GAIN), FIELD(m->adc_cfg, UCM_ADC_CFG, SHIFT),
+                          ucm_adc_bits_in_use(FIELD(m->adc_cfg, UCM_ADC_CFG, BITS), g->adc_bits), g->q_bits};
   if (ideal) /* the planes' weights summed: the low q_bits bits, signed */
     for (uint32_t d = 0; d < g->dim; d++)
       m->qvalue[d] = (int8_t)((int32_t)((uint32_t)m->query[d] << (32 - g->q_bits)) >> (32 - g->q_bits));
-  else /* plane b of the query as byte masks */
+  else /* plane b of the query, a byte a bit */
     for (uint32_t b = 0; b < g->q_bits; b++)
       for (uint32_t d = 0; d < g->dim; d++)
-        m->plane_mask[b * g->dim + d] = (int8_t)-(int8_t)(((uint32_t)(uint8_t)m->query[d] >> b) & 1);
+        m->plane_bits[b * g->dim + d] = (int8_t)(((uint32_t)(uint8_t)m->query[d] >> b) & 1);
   for (uint32_t j = 0; j < n; j++) {
     const int8_t *cell = m->cell + slot_index(m, bank, FIELD(m->list[j], UCM_LIST, SLOT)) * g->dim;
     if (ideal) { /* no converter: the planes' weighted currents sum to one dot product */
       m->score[j] = dot8(m->qvalue, cell, g->dim);
       continue;
     }
-    int32_t current[8], score = 0;
-    plane_currents(cell, m->plane_mask, g->dim, g->q_bits, current);
-    for (uint32_t b = 0; b < g->q_bits; b++) {
-      int32_t code = ucm_adc(current[b], gain, shift, bits);
-      int32_t weighted = (int32_t)((uint32_t)code << b);
-      score += b == g->q_bits - 1 ? -weighted : weighted; /* two's complement sign plane */
-    }
-    m->score[j] = score;
+    m->score[j] = converted_score(cell, m->plane_bits, g->dim, &cv);
   }
   m->counter[UCM_CNT_CYC_EXACT] += ucm_cycles_exact(n, g->q_bits, g->lanes);
   if (!ideal) {

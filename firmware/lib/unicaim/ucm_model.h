@@ -52,7 +52,7 @@ typedef struct {
   int32_t *score;
   int32_t *similarity; /* SEARCH's per-slot S (the search memory) */
   int8_t *qlevel;      /* scratch: the query's CAM levels, dim */
-  int8_t *plane_mask;  /* scratch: EXACT's query bit planes as byte masks (0 / -1), q_bits x dim */
+  int8_t *plane_bits;  /* scratch: EXACT's query bit planes, a byte (0 / 1) a bit, UCM_MODEL_PLANES x dim */
   int8_t *qvalue;      /* scratch: EXACT's query as the signed q_bits-bit number its planes weigh */
   /* Registers. */
   uint32_t cmd, status, result, irq_enable, pos_reg, acc_init, threshold;
@@ -64,6 +64,8 @@ typedef struct {
 
 /* Slots per bank the model holds at most (the GEOM register's field). */
 #define UCM_MODEL_MAX_SLOTS 4096
+/* Query bit planes (q_bits) the model converts at most: a query is int8. */
+#define UCM_MODEL_PLANES 8
 
 /* Bytes of storage ucm_model_init needs for this geometry. */
 size_t ucm_model_bytes(const ucm_geom_t *geom);
