@@ -28,9 +28,9 @@
 // Multiplies need no stall: the 64-bit product goes straight into a WB
 // register (no result mux after the multiplier) and WB forwards the half the
 // instruction asked for. Divisions stall EX until done. A dot product reads
-// rd as a third source, the accumulator: EX sums the products, WB adds the
-// accumulator (multipliers and additions in one cycle were the FPGA's longest
-// path). A chain of dot products into one register runs without a stall: the
+// rd as a third source, the accumulator (x0 in the forms from zero): EX sums
+// the products, WB adds the accumulator (multipliers and additions in one
+// cycle were the FPGA's longest path). A chain of dot products into one register runs without a stall: the
 // accumulator alone is forwarded from WB's sum (that path has no multiplier).
 module cpu_core
 #(
@@ -97,7 +97,7 @@ module cpu_core
   logic [31:0] id_target, id_target_jal, id_target_branch;
   cpu_pkg::decoded_t    id_dec;
   logic        id_rs1_used, id_rs2_used;
-  logic [31:0] id_rs1_value, id_rs2_value, id_rs3_value;  // rs3: rd, for dot products
+  logic [31:0] id_rs1_value, id_rs2_value, id_rs3_value;  // rs3: a dot product's accumulator
 
   // ---------------------------------------------------------------- EX
   logic        ex_valid_q, ex_ifault_q, ex_predicted_q, ex_hit_q;
@@ -248,7 +248,7 @@ module cpu_core
     .clk_i,
     .raddr_a_i (id_dec.rs1),
     .raddr_b_i (id_dec.rs2),
-    .raddr_c_i (id_dec.rd),
+    .raddr_c_i (id_dec.rs3),
     .rdata_a_o (id_rs1_value),
     .rdata_b_o (id_rs2_value),
     .rdata_c_o (id_rs3_value),
@@ -313,10 +313,10 @@ module cpu_core
         ex_hit_q       <= id_hit_q;
         ex_fwd_rs1_q   <= ex_forward(id_dec.rs1, 1'b0);
         ex_fwd_rs2_q   <= ex_forward(id_dec.rs2, 1'b0);
-        ex_fwd_rs3_q   <= ex_forward(id_dec.rd, 1'b1);
+        ex_fwd_rs3_q   <= ex_forward(id_dec.rs3, 1'b1);
         ex_late_rs1_q  <= id_rs1_used && ex_writes_reg(id_dec.rs1) && ex_late;
         ex_late_rs2_q  <= id_rs2_used && ex_writes_reg(id_dec.rs2) && ex_late;
-        ex_late_rs3_q  <= id_dec.dot && ex_writes_reg(id_dec.rd) && ex_dec_q.load;
+        ex_late_rs3_q  <= id_dec.dot && ex_writes_reg(id_dec.rs3) && ex_dec_q.load;
         ex_counter_q   <= id_counter_q;
         ex_ifault_q    <= id_err_q;
         ex_pc_q        <= id_pc_q;

@@ -37,6 +37,7 @@ module cpu_decoder #(
     dec_o.result_sel = cpu_pkg::RES_ALU;
     dec_o.csr_op     = cpu_pkg::CSR_NONE;
     dec_o.rd         = rd;
+    dec_o.rs3        = rd;
     dec_o.rs1        = rs1;
     dec_o.rs2        = instr_i[24:20];
     dec_o.funct3     = funct3;
@@ -132,10 +133,12 @@ module cpu_decoder #(
         end
       end
       cpu_pkg::OPC_CUSTOM0: begin
+        // funct7 bit 0 (Z): the sum starts from zero instead of rd
         dec_o.dot        = DotProducts;
+        dec_o.rs3        = funct7[0] ? 5'd0 : rd;
         dec_o.result_sel = cpu_pkg::RES_DOT;
         dec_o.rf_we      = 1'b1;
-        dec_o.illegal    = !DotProducts || (funct7 != 7'b0000000) ||
+        dec_o.illegal    = !DotProducts || (funct7[6:1] != 6'b0) ||
                            !(funct3 == cpu_pkg::DOT_4 || funct3 == cpu_pkg::DOT_LO || funct3 == cpu_pkg::DOT_HI);
       end
       cpu_pkg::OPC_MISC_MEM: begin

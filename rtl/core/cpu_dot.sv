@@ -3,6 +3,8 @@
 //   ucx.dot4   rd += s8(rs1.b0)*s8(rs2.b0) + ... + s8(rs1.b3)*s8(rs2.b3)
 //   ucx.dotlo  rd += s8(rs1.b0)*s16(rs2.h0) + s8(rs1.b1)*s16(rs2.h1)
 //   ucx.dothi  rd += s8(rs1.b2)*s16(rs2.h0) + s8(rs1.b3)*s16(rs2.h1)
+// and with funct7 bit 0 set (ucx.dot4z, dotloz, dothiz) the same sums from
+// zero: rd = the products' sum (the decoder reads x0 for the accumulator).
 // Four 8 x 16 multipliers serve all three: the int8 x int16 forms, for int8
 // weights or queries against int16 activations or keys, use two of them.
 // This is the products' sum; the core adds rd in WB (cpu_core), so that the

@@ -103,7 +103,8 @@ package cpu_pkg;
     logic        jal;
     logic        jalr;
     logic        div;
-    logic        dot;          // a packed dot product: rd is a source too
+    logic        dot;          // a packed dot product: its accumulator (rs3) is a source too
+    logic [4:0]  rs3;          // a dot product's accumulator: rd, or x0 for the forms from zero
     csr_op_e     csr_op;
     logic        csr_write;    // the CSR op writes (not csrrs/c with x0 / zero uimm)
     logic        ecall;

@@ -273,8 +273,8 @@ static bool execute(rv_hart_t *h, iss_soc_t *s, bool *uncounted) {
       else goto illegal;
       break;
     case OPC_CUSTOM0:
-      if (!h->dot_enable || funct7 || funct3 > 2) goto illegal;
-      result = h->x[rd] + dot(funct3, a, b);
+      if (!h->dot_enable || funct7 > 1 || funct3 > 2) goto illegal;
+      result = (funct7 ? 0 : h->x[rd]) + dot(funct3, a, b); /* funct7 1: from zero */
       break;
     case OPC_MISC_MEM:
       writes_rd = false;

@@ -29,6 +29,7 @@ TEST_BEGIN
   EXPECT(a3, 7)
   TRAPS(2, .insn r 0x0b, 1, 0, a3, a1, a1)
   TRAPS(2, .insn r 0x0b, 2, 0, a3, a1, a1)
+  TRAPS(2, .insn r 0x0b, 0, 1, a3, a1, a1)
   EXPECT(a3, 7)
 
   CASE(3)  /* enabled again by the very next instruction */
@@ -36,11 +37,15 @@ TEST_BEGIN
   DOT4(a3, a1, a1)
   EXPECT(a3, 11)
 
-  CASE(4)  /* reserved funct3 and funct7 values of custom-0 are illegal */
+  CASE(4)  /* reserved funct3 and funct7 values of custom-0 are illegal
+              (funct7 1 is the forms from zero) */
   TRAPS(2, .insn r 0x0b, 3, 0, a3, a1, a1)
   EXPECT(s4, 0x00b5b68b)
   TRAPS(2, .insn r 0x0b, 7, 0, a3, a1, a1)
-  TRAPS(2, .insn r 0x0b, 0, 1, a3, a1, a1)
+  TRAPS(2, .insn r 0x0b, 3, 1, a3, a1, a1)
+  TRAPS(2, .insn r 0x0b, 0, 2, a3, a1, a1)
+  TRAPS(2, .insn r 0x0b, 0, 3, a3, a1, a1)
+  TRAPS(2, .insn r 0x0b, 0, 0x41, a3, a1, a1)
   TRAPS(2, .insn r 0x0b, 0, 0x40, a3, a1, a1)
   TRAPS(2, .insn i 0x0b, 4, a3, a1, 5)
   EXPECT(a3, 11)

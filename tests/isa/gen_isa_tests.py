@@ -86,8 +86,9 @@ DOT_OPS = {
 }
 
 
-def dot_insn(name, rd, rs1, rs2):
-    return f".insn r 0x0b, {DOT_OPS[name][0]}, 0, {rd}, {rs1}, {rs2}"
+def dot_insn(name, rd, rs1, rs2, zero=False):
+    """A packed dot product; ZERO: the form that starts from zero (funct7 1)."""
+    return f".insn r 0x0b, {DOT_OPS[name][0]}, {int(zero)}, {rd}, {rs1}, {rs2}"
 
 
 I_OPS = {"addi": "add", "slti": "slt", "sltiu": "sltu", "xori": "xor", "ori": "or", "andi": "and"}
@@ -219,6 +220,22 @@ def gen_dot():
             w.emit(f"li a1, {acc:#x}", dot_insn(name, "a1", "a1", "a1"), f"EXPECT(a1, {fn(acc, acc, acc):#x})")
         w.start()
         w.emit("li a1, 0x01010101", "li a2, 0x01010101", dot_insn(name, "x0", "a1", "a2"), "bnez x0, fail")
+        # The forms from zero: rd's old value takes no part, whatever it is
+        # (a stale value, rs1 or rs2 itself, a load's result just before).
+        for acc, a, b in triples[::3]:
+            w.start()
+            w.emit(f"li a3, {acc:#x}", f"li a1, {a:#x}", f"li a2, {b:#x}", dot_insn(name, "a3", "a1", "a2", True),
+                   f"EXPECT(a3, {fn(0, a, b):#x})")
+        for acc, a, b in triples[:6]:
+            w.start()
+            w.emit(f"li a1, {acc:#x}", f"li a2, {b:#x}", dot_insn(name, "a1", "a1", "a2", True),
+                   f"EXPECT(a1, {fn(0, acc, b):#x})")
+            w.start()
+            w.emit(f"li a1, {a:#x}", f"li a2, {acc:#x}", dot_insn(name, "a2", "a1", "a2", True),
+                   f"EXPECT(a2, {fn(0, a, acc):#x})")
+        w.start()
+        w.emit("la a0, dot_data", "li a1, 0x01020304", "li a2, 0x01010101", "lw a3, 4(a0)",
+               dot_insn(name, "a3", "a1", "a2", True), f"EXPECT(a3, {fn(0, 0x01020304, 0x01010101):#x})")
     # Forwarding: every operand from the instruction just before (ALU, load,
     # multiply, another dot), at distances 1-3, and the result into the next
     # instruction, a branch and a store.
@@ -262,6 +279,10 @@ def gen_dot():
     w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 7", dot_insn("dot4", "a3", "a1", "a2"),
            dot_insn("dothi", "a3", "a1", "a3"), dot_insn("dotlo", "a3", "a1", "a2"),
            f"EXPECT(a3, {lo(DOT_OPS['dothi'][1](first, a, first), a, b):#x})")
+    w.start()
+    w.emit(f"li a1, {a:#x}", f"li a2, {b:#x}", "li a3, 7", dot_insn("dot4", "a3", "a1", "a2"),
+           dot_insn("dotlo", "a3", "a1", "a2", True), dot_insn("dot4", "a3", "a1", "a2"),
+           f"EXPECT(a3, {dot4(lo(0, a, b), a, b):#x})")
     w.start()
     w.emit("li a1, 0x01010101", "li a3, -4", dot_insn("dot4", "a3", "a1", "a1"), "bnez a3, fail",
            "la a0, dot_data", "li a3, 9", dot_insn("dot4", "a3", "a1", "a1"), "sw a3, 12(a0)", "lw a4, 12(a0)",

@@ -8,9 +8,9 @@ simulators must print the same text.
 
 Instructions: every ALU, shift, multiply and divide form on random and edge
 values, lui/auipc, loads and stores of every width on a data area (some
-misaligned: traps), forward branches and jal, the three dot products,
-csrrw/s/c(i) on mscratch, ecall, ebreak and illegal words (a custom-0 word
-with funct7 set, an unknown CSR).
+misaligned: traps), forward branches and jal, the three dot products
+(accumulating or from zero), csrrw/s/c(i) on mscratch, ecall, ebreak and
+illegal words (a custom-0 word with a reserved funct7, an unknown CSR).
 
 usage: gen_random_programs.py OUTDIR [--count 16] [--length 300] [--seed 1]
        gen_random_programs.py --list [--count 16]
@@ -75,13 +75,13 @@ def instruction(rng, label):
     if kind == "jal":
         return [f"  jal {rd}, {label}"] + trace(rd)
     if kind == "dot":
-        return [f"  .insn r 0x0b, {rng.choice(DOTS)}, 0, {rd}, {reg(rng)}, {reg(rng)}"] + trace(rd)
+        return [f"  .insn r 0x0b, {rng.choice(DOTS)}, {rng.randint(0, 1)}, {rd}, {reg(rng)}, {reg(rng)}"] + trace(rd)
     if kind == "csr":
         op = rng.choice(["csrrw", "csrrs", "csrrc"])
         if rng.random() < 0.5:
             return [f"  {op}i {rd}, mscratch, {rng.randrange(32)}"] + trace(rd)
         return [f"  {op} {rd}, mscratch, {reg(rng)}"] + trace(rd)
-    return [rng.choice(["  ecall", "  ebreak", f"  .insn r 0x0b, 0, {rng.randint(1, 127)}, x1, x2, x3",
+    return [rng.choice(["  ecall", "  ebreak", f"  .insn r 0x0b, 0, {rng.randint(2, 127)}, x1, x2, x3",
                         "  csrr x1, 0x7ff"])]
 
 

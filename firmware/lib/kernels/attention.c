@@ -117,7 +117,8 @@ static inline __attribute__((always_inline)) void values_sum(int32_t *out, const
    scaling is one high-word product of the dot shifted up by DOT_SHIFT and
    the scale by 16 - DOT_SHIFT (exact: no bit is lost) for the scales below
    SCALE_LIMIT, the 64-bit product else; without FAST always the latter
-   (the 128 KiB builds cannot hold a second copy of the loop). The build's
+   (the 128 KiB builds cannot hold a second copy of the loop). FAST needs
+   HS 8: one sweep. The build's
    loop unrolling is off here: it doubles the code and saves nothing. */
 static inline __attribute__((always_inline)) void scores_group_body(int32_t *const *scores, int32_t *max,
                                                                     const int8_t *const *q, const int g,
@@ -149,10 +150,15 @@ static inline __attribute__((always_inline)) void scores_group_body(int32_t *con
         const int narrow = fast && (uint32_t)ks < scale_limit;
         const int32_t ks_shifted = (int32_t)((uint32_t)ks << (16 - dot_shift));
         int32_t d[ATTN_MAX_GROUP];
-        for (int j = 0; j < g; j++) d[j] = c ? scores[j][t] : 0; /* all read before any is written */
         /* The heads' chains interleaved: a dot's result is not the next
-           instruction's operand (the core waits a cycle for it). */
-        for (int j = 0; j < g; j++) d[j] = ucx_dotlo(d[j], q03[j], k01);
+           instruction's operand (the core waits a cycle for it). With FAST
+           the one sweep's sums start from zero (ucx.dotloz). */
+        if (fast) {
+          for (int j = 0; j < g; j++) d[j] = ucx_dotloz(q03[j], k01);
+        } else {
+          for (int j = 0; j < g; j++) d[j] = c ? scores[j][t] : 0; /* all read before any is written */
+          for (int j = 0; j < g; j++) d[j] = ucx_dotlo(d[j], q03[j], k01);
+        }
         for (int j = 0; j < g; j++) d[j] = ucx_dothi(d[j], q03[j], k23);
         for (int j = 0; j < g; j++) d[j] = ucx_dotlo(d[j], q47[j], k45);
         for (int j = 0; j < g; j++) d[j] = ucx_dothi(d[j], q47[j], k67);
