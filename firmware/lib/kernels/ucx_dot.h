@@ -18,27 +18,22 @@ static inline uint32_t ucx_word(const void *p) { return *(const ucx_word_t *)p; 
 
 #if defined(__riscv) && !defined(UCX_NO_DOT)
 
-#define UCX_DOT_INSN(name, funct3)                                                        \
-  static inline int32_t name(int32_t acc, uint32_t a, uint32_t b) {                       \
+/* NAME accumulates into ACC; NAME##z starts from zero (funct7 1: the
+   accumulator read is x0). */
+#define UCX_DOT_INSN(name, funct3)                                                    \
+  static inline int32_t name(int32_t acc, uint32_t a, uint32_t b) {                   \
     __asm__(".insn r 0x0b, " #funct3 ", 0, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b)); \
-    return acc;                                                                           \
+    return acc;                                                                       \
+  }                                                                                   \
+  static inline int32_t name##z(uint32_t a, uint32_t b) {                             \
+    int32_t sum;                                                                      \
+    __asm__(".insn r 0x0b, " #funct3 ", 1, %0, %1, %2" : "=r"(sum) : "r"(a), "r"(b)); \
+    return sum;                                                                       \
   }
 UCX_DOT_INSN(ucx_dot4, 0)
 UCX_DOT_INSN(ucx_dotlo, 1)
 UCX_DOT_INSN(ucx_dothi, 2)
 #undef UCX_DOT_INSN
-
-/* funct7 1: the accumulator read is x0 */
-#define UCX_DOTZ_INSN(name, funct3)                                                   \
-  static inline int32_t name(uint32_t a, uint32_t b) {                                \
-    int32_t sum;                                                                      \
-    __asm__(".insn r 0x0b, " #funct3 ", 1, %0, %1, %2" : "=r"(sum) : "r"(a), "r"(b)); \
-    return sum;                                                                       \
-  }
-UCX_DOTZ_INSN(ucx_dot4z, 0)
-UCX_DOTZ_INSN(ucx_dotloz, 1)
-UCX_DOTZ_INSN(ucx_dothiz, 2)
-#undef UCX_DOTZ_INSN
 
 #else
 
