@@ -559,43 +559,43 @@ def collect(build, run):
             f.write("this is not an ELF file\n")
         return expect_refusal(["--elf", path], 2, "is not an ELF file")
 
+    def hello_variant(name, edit):
+        """hello.elf with EDIT applied to its bytes, written to NAME in tmp."""
+        with open(os.path.join(fw, "hello.elf"), "rb") as f:
+            data = bytearray(f.read())
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(edit(data))
+        return path
+
     @add("sim-truncated-elf")
     def _():
-        path = os.path.join(tmp, "truncated.elf")
-        with open(os.path.join(fw, "hello.elf"), "rb") as f:
-            data = f.read()
-        ph_off = struct.unpack_from("<I", data, 28)[0]
-        with open(path, "wb") as f:
-            f.write(data[:ph_off + 40])  # program headers cut short
-        return expect_refusal(["--elf", path], 2, "is truncated")
+        def cut(data):
+            ph_off, = struct.unpack_from("<I", data, 28)
+            return data[:ph_off + 40]  # program headers cut short
+        return expect_refusal(["--elf", hello_variant("truncated.elf", cut)], 2, "is truncated")
 
     @add("sim-elf-outside-memory")
     def _():
-        path = os.path.join(tmp, "outside.elf")
-        with open(os.path.join(fw, "hello.elf"), "rb") as f:
-            data = bytearray(f.read())
-        ph_off, = struct.unpack_from("<I", data, 28)
-        ph_size, ph_num = struct.unpack_from("<HH", data, 42)
-        for i in range(ph_num):
-            off = ph_off + i * ph_size
-            if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to the array's registers
-                struct.pack_into("<II", data, off + 8, REGIONS["ARRAY"], REGIONS["ARRAY"])
-                break
-        with open(path, "wb") as f:
-            f.write(data)
-        return expect_refusal(["--elf", path], 2, "does not fit the SoC's memory map")
+        def move(data):
+            ph_off, = struct.unpack_from("<I", data, 28)
+            ph_size, ph_num = struct.unpack_from("<HH", data, 42)
+            for i in range(ph_num):
+                off = ph_off + i * ph_size
+                if struct.unpack_from("<I", data, off)[0] == 1:  # PT_LOAD: move it to the array's registers
+                    struct.pack_into("<II", data, off + 8, REGIONS["ARRAY"], REGIONS["ARRAY"])
+                    break
+            return data
+        return expect_refusal(["--elf", hello_variant("outside.elf", move)], 2, "does not fit the SoC's memory map")
 
     @add("sim-entry-outside-memory")
     def _():
         # An entry where nothing is mapped (code may run from ROM, RAM or
         # external memory: isa-ext/* start there).
-        path = os.path.join(tmp, "entry_outside.elf")
-        with open(os.path.join(fw, "hello.elf"), "rb") as f:
-            data = bytearray(f.read())
-        struct.pack_into("<I", data, 24, REGIONS["MVU"])  # e_entry: the unit's registers
-        with open(path, "wb") as f:
-            f.write(data)
-        return expect_refusal(["--elf", path], 2, "is outside the SoC's memory")
+        def entry(data):
+            struct.pack_into("<I", data, 24, REGIONS["MVU"])  # e_entry: the unit's registers
+            return data
+        return expect_refusal(["--elf", hello_variant("entry_outside.elf", entry)], 2, "is outside the SoC's memory")
 
     @add("sim-unknown-option")
     def _():
