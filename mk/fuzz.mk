@@ -13,7 +13,7 @@ FUZZ_UPLOAD_SRCS  := tests/fuzz/fuzz_upload.c firmware/boot/boot_upload.c firmwa
 # The tokenizer (byte-level BPE with SmolLM2's image, UCM_FUZZ_IMAGE).
 FUZZ_TOKENIZE_SRCS := tests/fuzz/fuzz_tokenize.c tools/llm/host_file.c firmware/lib/llm/llm_model.c \
                       firmware/lib/llm/tokenizer.c firmware/lib/llm/tokenizer_bpe.c firmware/lib/llm/bpe_pretok.c \
-                      firmware/lib/llm/bpe_merge.c firmware/lib/util/crc32.c
+                      firmware/lib/llm/bpe_merge.c firmware/lib/util/crc32.c firmware/lib/kernels/fixmath.c
 
 .PHONY: fuzz fuzz-console fuzz-upload fuzz-convert fuzz-tokenize
 $(FUZZ_BUILD)/fuzz_console: $(FUZZ_CONSOLE_SRCS) $(wildcard firmware/lib/console/*.h) | deps
@@ -26,7 +26,8 @@ $(FUZZ_BUILD)/fuzz_upload: $(FUZZ_UPLOAD_SRCS) firmware/boot/boot_upload.h firmw
 
 $(FUZZ_BUILD)/fuzz_tokenize: $(FUZZ_TOKENIZE_SRCS) $(wildcard firmware/lib/llm/*.h) | deps
 	@mkdir -p $(FUZZ_BUILD)/tokenize
-	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/lib/llm -Ifirmware/lib/util -Itools/llm $(FUZZ_TOKENIZE_SRCS) -o $@
+	$(call quiet,FUZZCC,$@)$(FUZZ_CC) -Ifirmware/lib/llm -Ifirmware/lib/util -Ifirmware/lib/kernels -Itools/llm \
+	  $(FUZZ_TOKENIZE_SRCS) -o $@
 
 $(FUZZ_VENV)/.stamp: | deps
 	/usr/bin/python3 -m venv --system-site-packages $(FUZZ_VENV)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "fixmath.h"
 
 enum {
   H_MAGIC, H_VERSION, H_HEADER_BYTES, H_TOTAL_BYTES, H_CRC, H_DIM, H_HIDDEN, H_LAYERS, H_HEADS,
@@ -44,7 +45,7 @@ static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols, int group) {
     const uint32_t mag = q.scale[r] < 0 ? -(uint32_t)q.scale[r] : (uint32_t)q.scale[r];
     if (mag > scale_max) scale_max = mag;
   }
-  while (q.scale_headroom < 31 && !(scale_max >> (30 - q.scale_headroom))) q.scale_headroom++;
+  q.scale_headroom = (uint8_t)fx_headroom(scale_max);
   return q;
 }
 
