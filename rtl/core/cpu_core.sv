@@ -30,8 +30,9 @@
 // instruction asked for. Divisions stall EX until done. A dot product reads
 // rd as a third source, the accumulator (x0 in the forms from zero): EX sums
 // the products, WB adds the accumulator (multipliers and additions in one
-// cycle were the FPGA's longest path). A chain of dot products into one register runs without a stall: the
-// accumulator alone is forwarded from WB's sum (that path has no multiplier).
+// cycle were the FPGA's longest path). A chain of dot products into one
+// register runs without a stall: the accumulator alone is forwarded from WB's
+// sum (that path has no multiplier).
 module cpu_core
 #(
   parameter logic [31:0] HartId      = 32'd0,
