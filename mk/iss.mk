@@ -7,10 +7,11 @@
 ISS_BIN      := $(BUILD)/iss/unicaim-iss
 ISS_BIN_SMOL := $(BUILD)/iss_smol/unicaim-iss
 ISS_BIN_RETR := $(BUILD)/iss_retr/unicaim-iss
-ISS_C_SRCS   := $(wildcard sim/iss/*.c) firmware/lib/unicaim/ucm_model.c firmware/lib/unicaim/ucm_arith.c
+ISS_C_SRCS   := $(wildcard sim/iss/*.c) firmware/lib/unicaim/ucm_model.c firmware/lib/unicaim/ucm_arith.c \
+                firmware/lib/kernels/fixmath.c
 ISS_HDRS     := $(wildcard sim/iss/*.h) sim/elf_image.h sim/host_port.h sim/pc_profile.h sim/sim_cli.h \
-                $(wildcard firmware/lib/unicaim/*.h) $(GEN)/soc_regs.h $(GEN)/ucm_arrays.h
-ISS_INC      := -Isim -Isim/iss -Ifirmware/lib/unicaim -I$(GEN)
+                $(wildcard firmware/lib/unicaim/*.h) firmware/lib/kernels/fixmath.h $(GEN)/soc_regs.h $(GEN)/ucm_arrays.h
+ISS_INC      := -Isim -Isim/iss -Ifirmware/lib/unicaim -Ifirmware/lib/kernels -I$(GEN)
 
 # $(1): the binary, $(2): arrays.toml's configuration, $(3): external memory bytes.
 define ISS_RULE

@@ -1,5 +1,6 @@
 # RTL sources in dependency order (packages first).
-RTL_PKGS := $(GEN)/soc_regs_pkg.sv $(GEN)/ucm_arrays_pkg.sv rtl/bus/soc_bus_pkg.sv rtl/core/cpu_pkg.sv rtl/unicaim/ucm_pkg.sv
+RTL_PKGS := $(GEN)/soc_regs_pkg.sv $(GEN)/ucm_arrays_pkg.sv $(GEN)/cpu_exp2_pkg.sv rtl/bus/soc_bus_pkg.sv rtl/core/cpu_pkg.sv \
+            rtl/unicaim/ucm_pkg.sv
 RTL_CORE := $(filter-out rtl/core/cpu_pkg.sv,$(wildcard rtl/core/*.sv))
 RTL_UCM  := $(filter-out rtl/unicaim/ucm_pkg.sv,$(wildcard rtl/unicaim/*.sv))
 RTL_SOC  := $(RTL_CORE) $(wildcard rtl/common/*.sv) $(wildcard rtl/mem/*.sv) \
@@ -14,6 +15,13 @@ VLT_WAIVERS := rtl/lint_waivers.vlt
 # Protocol checkers bound to the interfaces (simulation only: build/sim and
 # the memory testbenches run with --assert).
 RTL_CHECK := $(wildcard rtl/check/check_*.sv) rtl/check/soc_checks.sv
+
+# ucx.exp2's table, printed from the firmware's (cpu_exp2).
+$(GEN)/cpu_exp2_pkg.sv: tools/core/gen_exp2_pkg.c firmware/lib/kernels/fixmath.c firmware/lib/kernels/fixmath.h
+	@mkdir -p $(GEN)/obj
+	$(call quiet,HOSTCC,$@)$(HOST_CC) -std=c11 -O2 -Wall -Wextra -Werror -Ifirmware/lib/kernels \
+	  $(filter %.c,$^) -o $(GEN)/obj/gen_exp2_pkg
+	$(Q)$(GEN)/obj/gen_exp2_pkg > $@.tmp && mv $@.tmp $@
 
 # The configurations: without external memory, with the ULX3S's SDRAM, and
 # with it outside (the simulator's), and with the Arty's DDR3 (LiteDRAM's).

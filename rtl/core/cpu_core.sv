@@ -1,5 +1,5 @@
-// RV32IM + Zicsr + Zicntr machine-mode core with packed dot products
-// (custom-0, cpu_dot), five stages:
+// RV32IM + Zicsr + Zicntr machine-mode core with packed dot products and an
+// exponential (custom-0, cpu_dot and cpu_exp2), five stages:
 //   IF  the fetch address is a register (pc_q); the branch target buffer
 //       (cpu_btb), read with it in the same cycle, sends the next fetch to a
 //       stored target when it knows a taken jal or branch there (no bubble);
@@ -32,7 +32,9 @@
 // the products, WB adds the accumulator (multipliers and additions in one
 // cycle were the FPGA's longest path). A chain of dot products into one
 // register runs without a stall: the accumulator alone is forwarded from WB's
-// sum (that path has no multiplier).
+// sum (that path has no multiplier). ucx.exp2 runs as a dot product from
+// zero: EX gives the table's shifted entry as the accumulator and its
+// rounding bit as the sum, WB adds them (no adder after the table).
 module cpu_core
 #(
   parameter logic [31:0] HartId      = 32'd0,
@@ -109,7 +111,8 @@ module cpu_core
   logic [1:0]  ex_counter_q;
   logic [31:0] ex_pc_q, ex_instr_q, ex_rs1_q, ex_rs2_q, ex_rs3_q;
   cpu_pkg::decoded_t    ex_dec_q;
-  logic [31:0] ex_rs1, ex_rs2, ex_rs3, ex_dot_sum, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
+  logic [31:0] ex_rs1, ex_rs2, ex_rs3, ex_dot_sum, ex_exp2_value, ex_op_a, ex_op_b, ex_alu_result, ex_addr;
+  logic        ex_exp2_round;
   logic [31:0] ex_target, ex_pc4, ex_result, ex_csr_rdata, ex_redirect_target;
   logic        ex_branch_taken, ex_jump, ex_busy, ex_eq, ex_lt, ex_ltu;
   logic        id_hold;
@@ -405,14 +408,24 @@ module cpu_core
   assign mul_product = mul_full;
 
   if (DotProducts) begin : g_dot
+    logic [31:0] products;
     cpu_dot u_dot (
       .op_i     (ex_dec_q.funct3),
       .a_i      (ex_rs1),
       .b_i      (ex_rs2),
-      .sum_o    (ex_dot_sum)
+      .sum_o    (products)
     );
+    cpu_exp2 u_exp2 (
+      .z_i      (ex_rs1),
+      .value_o  (ex_exp2_value),
+      .round_o  (ex_exp2_round)
+    );
+    // ucx.exp2's products are 0 (rs2 is x0): its rounding bit is WB's sum
+    assign ex_dot_sum = {products[31:1], products[0] | (ex_dec_q.exp2 && ex_exp2_round)};
   end else begin : g_no_dot
-    assign ex_dot_sum = '0;  // never used: the decoder refuses custom-0
+    assign ex_dot_sum    = '0;  // never used: the decoder refuses custom-0
+    assign ex_exp2_value = '0;
+    assign ex_exp2_round = 1'b0;
   end
 
   assign div_start = ex_go && ex_dec_q.div && !div_done && !ex_trap && !wb_trap;
@@ -539,7 +552,7 @@ module cpu_core
       cpu_pkg::RES_PC4: ex_result = ex_pc4;
       cpu_pkg::RES_DIV: ex_result = div_result;
       cpu_pkg::RES_CSR: ex_result = ex_csr_rdata;
-      cpu_pkg::RES_DOT: ex_result = ex_rs3;  // the accumulator: WB adds the products
+      cpu_pkg::RES_DOT: ex_result = ex_dec_q.exp2 ? ex_exp2_value : ex_rs3;  // WB adds the products
       default: ex_result = ex_alu_result;
     endcase
   end

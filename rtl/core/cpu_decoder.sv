@@ -1,5 +1,5 @@
-// RV32IM + Zicsr instruction decoder, with the packed dot products in
-// custom-0 (cpu_dot). Anything not in those extensions (or a malformed
+// RV32IM + Zicsr instruction decoder, with the packed dot products
+// (cpu_dot) and the exponential (cpu_exp2) in custom-0. Anything not in those extensions (or a malformed
 // encoding of them) is flagged illegal.
 module cpu_decoder #(
   parameter bit DotProducts = 1'b1
@@ -133,13 +133,16 @@ module cpu_decoder #(
         end
       end
       cpu_pkg::OPC_CUSTOM0: begin
-        // funct7 bit 0 (Z): the sum starts from zero instead of rd
+        // funct7 bit 0 (Z): the sum starts from zero instead of rd. ucx.exp2
+        // runs as a dot product from zero whose rs2 (x0) makes the products 0.
         dec_o.dot        = DotProducts;
-        dec_o.rs3        = funct7[0] ? 5'd0 : rd;
+        dec_o.exp2       = DotProducts && funct3 == cpu_pkg::EXP2;
+        dec_o.rs3        = funct7[0] || funct3 == cpu_pkg::EXP2 ? 5'd0 : rd;
         dec_o.result_sel = cpu_pkg::RES_DOT;
         dec_o.rf_we      = 1'b1;
-        dec_o.illegal    = !DotProducts || (funct7[6:1] != 6'b0) ||
-                           !(funct3 == cpu_pkg::DOT_4 || funct3 == cpu_pkg::DOT_LO || funct3 == cpu_pkg::DOT_HI);
+        if (funct3 == cpu_pkg::EXP2) dec_o.illegal = !DotProducts || funct7 != 7'b0 || instr_i[24:20] != 5'd0;
+        else dec_o.illegal = !DotProducts || (funct7[6:1] != 6'b0) ||
+                             !(funct3 == cpu_pkg::DOT_4 || funct3 == cpu_pkg::DOT_LO || funct3 == cpu_pkg::DOT_HI);
       end
       cpu_pkg::OPC_MISC_MEM: begin
         // FENCE orders nothing here (one in-order hart; the data cache is

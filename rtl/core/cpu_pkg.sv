@@ -26,10 +26,12 @@ package cpu_pkg;
   // What the EX stage writes back to rd.
   typedef enum logic [2:0] { RES_ALU, RES_PC4, RES_MUL, RES_DIV, RES_CSR, RES_LOAD, RES_DOT } result_sel_e;
 
-  // The packed dot products' funct3 (funct7 is 0).
+  // custom-0's funct3: the packed dot products (funct7 0, or 1 from zero)
+  // and the exponential (funct7 0, rs2 x0).
   localparam logic [2:0] DOT_4  = 3'b000;
   localparam logic [2:0] DOT_LO = 3'b001;
   localparam logic [2:0] DOT_HI = 3'b010;
+  localparam logic [2:0] EXP2   = 3'b011;
 
   typedef enum logic [1:0] { CSR_NONE, CSR_WRITE, CSR_SET, CSR_CLEAR } csr_op_e;
 
@@ -103,7 +105,8 @@ package cpu_pkg;
     logic        jal;
     logic        jalr;
     logic        div;
-    logic        dot;          // a packed dot product: its accumulator (rs3) is a source too
+    logic        dot;          // custom-0: a late result, WB's sum; its accumulator (rs3) is a source too
+    logic        exp2;         // ucx.exp2 (dot too: the accumulator is x0, WB adds its rounding)
     logic [4:0]  rs3;          // a dot product's accumulator: rd, or x0 for the forms from zero
     csr_op_e     csr_op;
     logic        csr_write;    // the CSR op writes (not csrrs/c with x0 / zero uimm)

@@ -1,5 +1,7 @@
 #include "rv_hart.h"
 
+#include "fixmath.h"
+
 #include <string.h>
 
 enum {
@@ -273,7 +275,13 @@ static bool execute(rv_hart_t *h, iss_soc_t *s, bool *uncounted) {
       else goto illegal;
       break;
     case OPC_CUSTOM0:
-      if (!h->dot_enable || funct7 > 1 || funct3 > 2) goto illegal;
+      if (!h->dot_enable) goto illegal;
+      if (funct3 == 3) { /* ucx.exp2: rs2 and funct7 0 */
+        if (funct7 || ((insn >> 20) & 31)) goto illegal;
+        result = (uint32_t)fx_exp2_neg_coarse(a);
+        break;
+      }
+      if (funct7 > 1 || funct3 > 2) goto illegal;
       result = (funct7 ? 0 : h->x[rd]) + dot(funct3, a, b); /* funct7 1: from zero */
       break;
     case OPC_MISC_MEM:

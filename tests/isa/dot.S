@@ -1,4 +1,5 @@
-/* The packed dot products beyond their arithmetic (gen_dot): ucxcfg (reset
+/* The packed dot products and ucx.exp2 beyond their arithmetic (gen_dot,
+   gen_exp2): ucxcfg (reset
    value, only bit 0 writable), illegal instructions when disabled (mtval the
    word, rd unchanged) and reserved encodings, and a timer interrupt in a
    chain of dot products: each executes exactly once and mepc is precise. */
@@ -30,6 +31,7 @@ TEST_BEGIN
   TRAPS(2, .insn r 0x0b, 1, 0, a3, a1, a1)
   TRAPS(2, .insn r 0x0b, 2, 0, a3, a1, a1)
   TRAPS(2, .insn r 0x0b, 0, 1, a3, a1, a1)
+  TRAPS(2, .insn r 0x0b, 3, 0, a3, a1, x0)
   EXPECT(a3, 7)
 
   CASE(3)  /* enabled again by the very next instruction */
@@ -38,7 +40,7 @@ TEST_BEGIN
   EXPECT(a3, 11)
 
   CASE(4)  /* reserved funct3 and funct7 values of custom-0 are illegal
-              (funct7 1 is the forms from zero) */
+              (funct7 1 is the forms from zero; funct3 3 needs rs2 x0) */
   TRAPS(2, .insn r 0x0b, 3, 0, a3, a1, a1)
   EXPECT(s4, 0x00b5b68b)
   TRAPS(2, .insn r 0x0b, 7, 0, a3, a1, a1)
@@ -50,7 +52,15 @@ TEST_BEGIN
   TRAPS(2, .insn i 0x0b, 4, a3, a1, 5)
   EXPECT(a3, 11)
 
-  CASE(5)  /* a timer interrupt lands somewhere in 64 dependent dot
+  CASE(5)  /* ucx.exp2 with any rs2 but x0 or any funct7, and funct3 4-6 */
+  TRAPS(2, .insn r 0x0b, 3, 0, a3, a1, x16)
+  TRAPS(2, .insn r 0x0b, 3, 1, a3, a1, x0)
+  TRAPS(2, .insn r 0x0b, 3, 0x40, a3, a1, x0)
+  TRAPS(2, .insn r 0x0b, 4, 0, a3, a1, x0)
+  TRAPS(2, .insn r 0x0b, 6, 0, a3, a1, x0)
+  EXPECT(a3, 11)
+
+  CASE(6)  /* a timer interrupt lands somewhere in 64 dependent dot
               products: all 64 take effect once, mepc is one of them */
   la t0, irq_handler
   csrw mtvec, t0

@@ -91,6 +91,20 @@ def dot_insn(name, rd, rs1, rs2, zero=False):
     return f".insn r 0x0b, {DOT_OPS[name][0]}, {int(zero)}, {rd}, {rs1}, {rs2}"
 
 
+def exp2_model(z):
+    """ucx.exp2 from its definition (docs/soc/core.md), not the firmware's table:
+    2^-z for z in Q16 rounded to 1/256, in Q16 rounded; 0 from 2^21 up."""
+    if z >> 21:
+        return 0
+    i = ((z >> 8) & 255) + ((z >> 7) & 1)
+    entry = round(2 ** 24 * 2 ** (-i / 256)) >> 7
+    return ((entry >> ((z >> 16) & 31)) + 1) >> 1
+
+
+def exp2_insn(rd, rs1):
+    return f".insn r 0x0b, 3, 0, {rd}, {rs1}, x0"
+
+
 I_OPS = {"addi": "add", "slti": "slt", "sltiu": "sltu", "xori": "xor", "ori": "or", "andi": "and"}
 SHIFT_I = {"slli": "sll", "srli": "srl", "srai": "sra"}
 IMMS = [0, 1, -1, 2, 2047, -2048, 0x555, -0x556, 100, -100]
@@ -291,6 +305,43 @@ def gen_dot():
     return text + ("\n  .data\n  .align 4\ndot_data: .word 0x55AA807F, 0x11111111, 0xDEADBEEF, 0\n")
 
 
+def gen_exp2():
+    w = Writer()
+    rng = random.Random(5)
+    # Every rounding edge of the index (z[7], z[15:8] = 255 carrying into the
+    # next power), every shift, the range's end and beyond it.
+    zs = [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x17F, 0x180, 0xFF7F, 0xFF80, 0xFFFF, 0x10000, 0x1007F, 0x10080,
+          0x11FF80, 17 << 16, (18 << 16) - 1, 0x1EFFFF, 0x1FFF7F, 0x1FFF80, 0x1FFFFF, 0x200000, 0x200001,
+          0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFE00000]
+    zs += [(n << 16) | k for n in range(0, 32, 3) for k in (0x0000, 0x4A80, 0xB37F)]
+    zs += [rng.getrandbits(21) for _ in range(80)] + [rng.getrandbits(32) for _ in range(20)]
+    for z in zs:
+        w.start()
+        w.emit(f"li a1, {z:#x}", "li a3, 0x5A5A5A5A", exp2_insn("a3", "a1"), f"EXPECT(a3, {exp2_model(z):#x})")
+    # rd = rs1; a load's result as the operand; the result into the next
+    # instruction (it waits), a dot product's accumulator, another exp2, a
+    # store; rd = x0 writes nothing.
+    z = 0x2A1C5
+    w.start()
+    w.emit(f"li a1, {z:#x}", exp2_insn("a1", "a1"), f"EXPECT(a1, {exp2_model(z):#x})")
+    w.start()
+    w.emit("la a0, exp2_data", "lw a1, 0(a0)", exp2_insn("a3", "a1"), "sub a4, zero, a3",
+           f"EXPECT(a4, {-exp2_model(0x180) & M32:#x})")
+    e = exp2_model(0x180)
+    w.start()
+    w.emit("li a1, 0x180", "li a2, 0x01010101", exp2_insn("a3", "a1"), dot_insn("dot4", "a3", "a2", "a2"),
+           f"EXPECT(a3, {DOT_OPS['dot4'][1](e, 0x01010101, 0x01010101):#x})")
+    w.start()
+    w.emit("li a1, 0x3FFFFF", exp2_insn("a3", "a1"), exp2_insn("a3", "a3"), exp2_insn("a4", "a3"),
+           f"EXPECT(a4, {exp2_model(exp2_model(exp2_model(0x3FFFFF))):#x})")
+    w.start()
+    w.emit("la a0, exp2_data", "li a1, 0x10000", exp2_insn("a3", "a1"), "sw a3, 4(a0)", "lw a4, 4(a0)",
+           f"EXPECT(a4, {exp2_model(0x10000):#x})")
+    w.start()
+    w.emit("li a1, 0x10", exp2_insn("x0", "a1"), "bnez x0, fail")
+    return w.text() + "\n  .data\n  .align 4\nexp2_data: .word 0x180, 0\n"
+
+
 def gen_branch():
     w = Writer()
     vals = [0, 1, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 5]
@@ -398,7 +449,7 @@ def gen_mem(external=False):
 
 
 GENERATORS = {"gen_alu": gen_alu, "gen_muldiv": gen_muldiv, "gen_branch": gen_branch, "gen_mem": gen_mem,
-              "gen_mem_ext": lambda: gen_mem(external=True), "gen_dot": gen_dot}
+              "gen_mem_ext": lambda: gen_mem(external=True), "gen_dot": gen_dot, "gen_exp2": gen_exp2}
 
 
 def main():

@@ -9,8 +9,10 @@ simulators must print the same text.
 Instructions: every ALU, shift, multiply and divide form on random and edge
 values, lui/auipc, loads and stores of every width on a data area (some
 misaligned: traps), forward branches and jal, the three dot products
-(accumulating or from zero), csrrw/s/c(i) on mscratch, ecall, ebreak and
-illegal words (a custom-0 word with a reserved funct7, an unknown CSR).
+(accumulating or from zero), ucx.exp2 (on a register, often one made small
+enough to be in its range), csrrw/s/c(i) on mscratch, ecall, ebreak and
+illegal words (a custom-0 word with a reserved funct7, ucx.exp2 with an rs2,
+an unknown CSR).
 
 usage: gen_random_programs.py OUTDIR [--count 16] [--length 300] [--seed 1]
        gen_random_programs.py --list [--count 16]
@@ -51,8 +53,8 @@ def trace(rd):
 
 def instruction(rng, label):
     """One random instruction and its trace lines (a branch or jal may skip some)."""
-    kind = rng.choices(["r", "i", "shift", "u", "load", "store", "branch", "jal", "dot", "csr", "trap"],
-                       [24, 10, 5, 3, 10, 8, 8, 2, 8, 5, 3])[0]
+    kind = rng.choices(["r", "i", "shift", "u", "load", "store", "branch", "jal", "dot", "exp2", "csr", "trap"],
+                       [24, 10, 5, 3, 10, 8, 8, 2, 8, 3, 5, 3])[0]
     rd = dest(rng)
     if kind == "r":
         return [f"  {rng.choice(ALU_R)} {rd}, {reg(rng)}, {reg(rng)}"] + trace(rd)
@@ -76,13 +78,17 @@ def instruction(rng, label):
         return [f"  jal {rd}, {label}"] + trace(rd)
     if kind == "dot":
         return [f"  .insn r 0x0b, {rng.choice(DOTS)}, {rng.randint(0, 1)}, {rd}, {reg(rng)}, {reg(rng)}"] + trace(rd)
+    if kind == "exp2":
+        if rng.random() < 0.6:  # rd = a register shifted into the range, then its exponential
+            return [f"  srli {rd}, {reg(rng)}, {rng.randint(10, 13)}", f"  .insn r 0x0b, 3, 0, {rd}, {rd}, x0"] + trace(rd)
+        return [f"  .insn r 0x0b, 3, 0, {rd}, {reg(rng)}, x0"] + trace(rd)
     if kind == "csr":
         op = rng.choice(["csrrw", "csrrs", "csrrc"])
         if rng.random() < 0.5:
             return [f"  {op}i {rd}, mscratch, {rng.randrange(32)}"] + trace(rd)
         return [f"  {op} {rd}, mscratch, {reg(rng)}"] + trace(rd)
     return [rng.choice(["  ecall", "  ebreak", f"  .insn r 0x0b, 0, {rng.randint(2, 127)}, x1, x2, x3",
-                        "  csrr x1, 0x7ff"])]
+                        f"  .insn r 0x0b, 3, 0, x1, x2, x{rng.randint(1, 31)}", "  csrr x1, 0x7ff"])]
 
 
 def program(rng, length):

@@ -48,19 +48,29 @@ static inline int32_t fx_exp2_neg(int32_t z) {
   return (v + (1 << (shift - 1))) >> shift;
 }
 
-extern const int32_t fx_exp2_fine_table[256];
+extern const int32_t fx_exp2_fine_table[257];
 
 /* 2^-z for 0 <= z <= 18 (z Q16), Q16 result, in half the instructions of
    fx_exp2_neg: z rounded to 1/256 and looked up, no interpolation
    (relative error <= 0.14%). For attention's weights, computed once per
-   cached position and head. */
-static inline int32_t fx_exp2_neg_coarse(int32_t z) {
-  int32_t zr = z + 128;                                /* round to 1/256 */
-  int32_t v = fx_exp2_fine_table[(zr >> 8) & 255];     /* Q24 in (1/2, 1], shifted down by 7 */
-  /* (v + 2^(s-1)) >> s for s = 8 + n, to Q16 times 2^-n, rounded, without
-     forming 2^(s-1): ((v >> 7 >> n) + 1) >> 1 */
-  return ((v >> (zr >> 16)) + 1) >> 1;
+   cached position and head, and on the SoC one instruction (ucx.exp2,
+   custom-0, docs/soc/core.md), whose definition for every word this is:
+   0 from 2^21 up; else with i = z[15:8] rounded by z[7] (0..256; 256 is
+   the next whole power's 0, the table's last entry) and n = z[20:16],
+   (T[i] + 2^(7+n)) >> (8 + n) with T Q24 shifted down by 7. */
+#if defined(__riscv) && !defined(UCX_NO_DOT)
+static inline int32_t fx_exp2_neg_coarse(uint32_t z) {
+  int32_t e;
+  __asm__(".insn r 0x0b, 3, 0, %0, %1, x0" : "=r"(e) : "r"(z));
+  return e;
 }
+#else
+static inline int32_t fx_exp2_neg_coarse(uint32_t z) {
+  if (z >> 21) return 0;
+  const uint32_t v = (uint32_t)fx_exp2_fine_table[((z >> 8) & 255) + ((z >> 7) & 1)];
+  return (int32_t)(((v >> ((z >> 16) & 31)) + 1) >> 1); /* the rounding without forming 2^(7+n) */
+}
+#endif
 
 /* log2(e) in Q16. */
 #define FX_LOG2E 94548

@@ -50,7 +50,7 @@ static inline uint32_t shift_left_here(uint32_t d, int shift) {
    bits (softmax_body). */
 static inline __attribute__((always_inline)) void keep_weight(weights_t *w, const int32_t *a, const int32_t *p,
                                                               uint32_t d, int d_shift, uint32_t factor_shifted) {
-  int32_t z = (int32_t)fx_mulhu(shift_left_here(d, d_shift), factor_shifted);
+  uint32_t z = fx_mulhu(shift_left_here(d, d_shift), factor_shifted);
   int32_t e = fx_exp2_neg_coarse(z); /* the largest is 1.0; 0 just inside the cutoff (rare, and it adds 0) */
   *w->next++ = e;
   *w->next_kept++ = (uint16_t)(p - a);
