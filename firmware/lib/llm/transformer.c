@@ -196,60 +196,99 @@ static inline int32_t scale_row_fast(const row_scaling_t *r, int32_t acc, int32_
   return fx_mulh((int32_t)shl(acc, r->acc_shift), (int32_t)shl(combined, r->combined_shift));
 }
 
+/* OUT[0..N) from a tile's sums: the fast scaling for whole tiles when it
+   holds, the 64-bit path otherwise. */
+static inline __attribute__((always_inline)) void scale_tile(int32_t *out, const row_scaling_t *rs, int32_t a0,
+                                                              int32_t a1, int32_t a2, int32_t a3,
+                                                              const int32_t *scale, int n, int32_t xs) {
+  if (rs->fast && n == 4) {
+    out[0] = scale_row_fast(rs, a0, scale[0]);
+    out[1] = scale_row_fast(rs, a1, scale[1]);
+    out[2] = scale_row_fast(rs, a2, scale[2]);
+    out[3] = scale_row_fast(rs, a3, scale[3]);
+  } else {
+    const int32_t acc[4] = {a0, a1, a2, a3};
+    scale_rows(out, acc, scale, n, xs);
+  }
+}
+
 /* out = W x for x already quantised to XQ (int8 or int16 by BYTES) with
    scale XS (Q30), W with one scale per row; out is Q16. The combined row
    scale is Q40; acc * combined stays far inside int64 because it is the
-   output (Q16, int32) times 2^24. A tile of four rows by four columns a
-   step (see llm_qmat_t): the tile's activations are loaded once for its
-   rows, each row's word of weights goes to one packed dot product (int8
-   inputs) or two (int16); the four sums stay in registers. Inline, so
-   that BYTES folds away in each kernel. */
+   output (Q16, int32) times 2^24. Tiles of four rows by four columns a
+   step (see llm_qmat_t), two tiles (eight rows) a pass while they last:
+   a block's activations are loaded once for its eight rows, each row's
+   word of weights goes to one packed dot product (int8 inputs) or two
+   (int16); the sums stay in registers. Inline, so that BYTES folds away
+   in each kernel. */
 static inline __attribute__((always_inline)) void matmul(int32_t *out, const llm_qmat_t *w, const void *xq,
                                                           int bytes, int32_t xs) {
   const row_scaling_t rs = row_scaling(w, bytes, xs);
   const int8_t *wp = w->q;
   const int32_t *scale = w->scale;
   const int blocks = llm_qmat_cols4(w) / 4;
-  for (int g = 0; g < w->rows; g += 4, scale += 4) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const uint8_t *x = xq;
-    /* Block B of the tile: four columns of its four rows. */
-#define BLOCK(b)                                                                                          \
-  do {                                                                                                    \
-    const uint8_t *xb = x + 4 * bytes * (b);                                                              \
-    const uint32_t x0 = ucx_word(xb), x1 = bytes == 1 ? 0 : ucx_word(xb + 4);                             \
-    const int8_t *wb = wp + 16 * (b);                                                                     \
-    ROW(0);                                                                                               \
-    ROW(1);                                                                                               \
-    ROW(2);                                                                                               \
-    ROW(3);                                                                                               \
+  const size_t tile_bytes = (size_t)blocks * 16;
+  /* Row K of block WB (its word of weights) into ACC. */
+#define ROW(acc, wb, k)                                                                              \
+  acc = bytes == 1 ? ucx_dot4(acc, ucx_word((wb) + 4 * (k)), x0)                                     \
+                   : ucx_dothi(ucx_dotlo(acc, ucx_word((wb) + 4 * (k)), x0), ucx_word((wb) + 4 * (k)), x1)
+  /* Block B's activations: four columns. */
+#define ACTIVATIONS(b)                                      \
+  const uint8_t *xb = x + 4 * bytes * (b);                  \
+  const uint32_t x0 = ucx_word(xb), x1 = bytes == 1 ? 0 : ucx_word(xb + 4)
+  /* Block B of two tiles: WP's rows into a0..a3, WP2's into a4..a7. */
+#define BLOCK2(b)                                                  \
+  do {                                                             \
+    ACTIVATIONS(b);                                                \
+    const int8_t *wb = wp + 16 * (b), *wb2 = wp2 + 16 * (b);       \
+    ROW(a0, wb, 0);                                                \
+    ROW(a4, wb2, 0);                                               \
+    ROW(a1, wb, 1);                                                \
+    ROW(a5, wb2, 1);                                               \
+    ROW(a2, wb, 2);                                                \
+    ROW(a6, wb2, 2);                                               \
+    ROW(a3, wb, 3);                                                \
+    ROW(a7, wb2, 3);                                               \
   } while (0)
-#define ROW(k)                                                                                     \
-  a##k = bytes == 1 ? ucx_dot4(a##k, ucx_word(wb + 4 * k), x0)                                     \
-                    : ucx_dothi(ucx_dotlo(a##k, ucx_word(wb + 4 * k), x0), ucx_word(wb + 4 * k), x1)
-    /* Four blocks an iteration, the remainder first: the compiler's own
+#define BLOCK(b)                            \
+  do {                                      \
+    ACTIVATIONS(b);                         \
+    const int8_t *wb = wp + 16 * (b);       \
+    ROW(a0, wb, 0);                         \
+    ROW(a1, wb, 1);                         \
+    ROW(a2, wb, 2);                         \
+    ROW(a3, wb, 3);                         \
+  } while (0)
+  int g = 0;
+  for (; g + 8 <= w->rows; g += 8, scale += 8, wp += tile_bytes) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+    const uint8_t *x = xq;
+    const int8_t *wp2 = wp + tile_bytes;
+    /* Two blocks an iteration, the remainder first: the compiler's own
        unrolling peels and spills the sums. */
 #pragma GCC unroll 1
-    for (int b = 0; b < (blocks & 3); b++, wp += 16, x += 4 * bytes) BLOCK(0);
+    for (int b = 0; b < (blocks & 3); b++, wp += 16, wp2 += 16, x += 4 * bytes) BLOCK2(0);
 #pragma GCC unroll 1
-    for (const int8_t *end = wp + (size_t)(blocks & ~3) * 16; wp < end; wp += 64, x += 16 * bytes) {
-      BLOCK(0);
-      BLOCK(1);
-      BLOCK(2);
-      BLOCK(3);
+    for (const int8_t *end = wp + (size_t)(blocks & ~3) * 16; wp < end; wp += 64, wp2 += 64, x += 16 * bytes) {
+      BLOCK2(0);
+      BLOCK2(1);
+      BLOCK2(2);
+      BLOCK2(3);
     }
-#undef ROW
-#undef BLOCK
-    if (rs.fast && g + 4 <= w->rows) {
-      out[g] = scale_row_fast(&rs, a0, scale[0]);
-      out[g + 1] = scale_row_fast(&rs, a1, scale[1]);
-      out[g + 2] = scale_row_fast(&rs, a2, scale[2]);
-      out[g + 3] = scale_row_fast(&rs, a3, scale[3]);
-    } else {
-      const int32_t acc[4] = {a0, a1, a2, a3};
-      scale_rows(out + g, acc, scale, w->rows - g < 4 ? w->rows - g : 4, xs);
-    }
+    scale_tile(out + g, &rs, a0, a1, a2, a3, scale, 4, xs);
+    scale_tile(out + g + 4, &rs, a4, a5, a6, a7, scale + 4, 4, xs);
   }
+  for (; g < w->rows; g += 4, scale += 4) { /* the last tile of an odd count */
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const uint8_t *x = xq;
+#pragma GCC unroll 1
+    for (int b = 0; b < blocks; b++, wp += 16, x += 4 * bytes) BLOCK(0);
+    scale_tile(out + g, &rs, a0, a1, a2, a3, scale, w->rows - g < 4 ? w->rows - g : 4, xs);
+  }
+#undef BLOCK
+#undef BLOCK2
+#undef ACTIVATIONS
+#undef ROW
 }
 /* Without the first scheduling pass, as tile_groups: it hoists a block's
    sixteen loads and spills the sums around the loop. */
