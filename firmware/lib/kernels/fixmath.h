@@ -57,7 +57,7 @@ extern const int32_t fx_exp2_fine_table[257];
    custom-0, docs/soc/core.md), whose definition for every word this is:
    0 from 2^21 up; else with i = z[15:8] rounded by z[7] (0..256; 256 is
    the next whole power's 0, the table's last entry) and n = z[20:16],
-   (T[i] + 2^(7+n)) >> (8 + n) with T Q24 shifted down by 7. */
+   ((T[i] >> n) + 1) >> 1 with T = fx_exp2_fine_table. */
 #if defined(__riscv) && !defined(UCX_NO_DOT)
 static inline int32_t fx_exp2_neg_coarse(uint32_t z) {
   int32_t e;
