@@ -1,6 +1,6 @@
 // RV32IM + Zicsr instruction decoder, with the packed dot products
-// (cpu_dot) and the exponential (cpu_exp2) in custom-0. Anything not in those extensions (or a malformed
-// encoding of them) is flagged illegal.
+// (cpu_dot) and the exponential (cpu_exp2) in custom-0. Anything not in
+// those extensions (or a malformed encoding of them) is flagged illegal.
 module cpu_decoder #(
   parameter bit DotProducts = 1'b1
 ) (
