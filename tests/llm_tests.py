@@ -111,8 +111,12 @@ def collect(build, run):
             add_vector(f"mulh {a} {b}", (a * b) >> 32)
             ua, ub = rng.randint(0, (1 << 32) - 1), rng.randint(0, (1 << 32) - 1)
             add_vector(f"mulhu {ua} {ub}", (ua * ub) >> 32)
-            v = rng.choice([rng.randint(0, (1 << 63) - 1), rng.randint(0, 1 << 20)])
+            v = rng.choice([rng.randint(0, (1 << 63) - 1), rng.randint(0, 1 << 20), rng.randint(0, 1 << 33),
+                            rng.randint(0, 1 << rng.choice([16, 31])) ** 2 + rng.randint(-1, 1), (1 << 32) - rng.randint(0, 2)])
+            v = max(v, 0)
             add_vector(f"isqrt {v}", math.isqrt(v))
+            v, d = rng.randint(0, (1 << 63) - 1), rng.choice([rng.randint(1, (1 << 16) - 1), 64, 576, 65535, 1])
+            add_vector(f"div64_small {v} {d}", v // d)
             d = rng.choice([rng.randint(1, (1 << 32) - 1), rng.randint(1, 300)])
             add_vector(f"recip {d}", ((1 << 32) - 1) // d)
             h = rng.choice([rng.randint(0, (1 << 40) - 1), rng.randint(0, (1 << 31) - 1), 1 << rng.randint(0, 40),

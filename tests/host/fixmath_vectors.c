@@ -22,6 +22,8 @@ int main(void) {
       printf("%" PRIu32 "\n", fx_mulhu((uint32_t)a, (uint32_t)b));
     else if (!strcmp(name, "isqrt") && scanf("%lld", &a) == 1)
       printf("%" PRIu32 "\n", fx_isqrt64((uint64_t)a));
+    else if (!strcmp(name, "div64_small") && scanf("%lld %lld", &a, &b) == 2)
+      printf("%" PRIu64 "\n", fx_div64_small((uint64_t)a, (uint32_t)b));
     else if (!strcmp(name, "recip") && scanf("%lld", &a) == 1)
       printf("%" PRIu32 "\n", fx_recip32((uint32_t)a));
     else if (!strcmp(name, "div_const") && scanf("%lld %lld", &a, &b) == 2)

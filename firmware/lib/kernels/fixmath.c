@@ -1,17 +1,28 @@
 #include "fixmath.h"
 
+/* Bit-by-bit square roots without branches (the core would mispredict
+   half of them): each step subtracts the trial value where it fits, by a
+   mask. Values below 2^32 take the 32-bit loop, a third of the 64-bit
+   one's instructions. */
+static uint32_t isqrt32(uint32_t v) {
+  uint32_t result = 0, bit = 1u << 30;
+  while (bit > v) bit >>= 2;
+  for (; bit; bit >>= 2) {
+    const uint32_t trial = result + bit, fits = -(uint32_t)(v >= trial);
+    v -= trial & fits;
+    result = (result >> 1) + (bit & fits);
+  }
+  return result;
+}
+
 uint32_t fx_isqrt64(uint64_t v) {
-  /* Bit-by-bit square root: 32 iterations, no division. */
+  if (!(v >> 32)) return isqrt32((uint32_t)v);
   uint64_t result = 0, bit = (uint64_t)1 << 62;
   while (bit > v) bit >>= 2;
-  while (bit) {
-    if (v >= result + bit) {
-      v -= result + bit;
-      result = (result >> 1) + bit;
-    } else {
-      result >>= 1;
-    }
-    bit >>= 2;
+  for (; bit; bit >>= 2) {
+    const uint64_t trial = result + bit, fits = -(uint64_t)(v >= trial);
+    v -= trial & fits;
+    result = (result >> 1) + (bit & fits);
   }
   return (uint32_t)result;
 }
@@ -23,9 +34,7 @@ uint32_t fx_isqrt64(uint64_t v) {
 static const uint8_t msb_of_smeared[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16, 18, 22, 25, 3, 30,
                                            8, 12, 20, 28, 15, 17, 24, 7,  19, 27, 23, 6,  26, 5,  4, 31};
 
-int fx_headroom(uint64_t bound) {
-  if (bound >> 31) return 0;
-  uint32_t b = (uint32_t)bound;
+int fx_headroom31(uint32_t b) {
   if (!b) return 31;
   b |= b >> 1;
   b |= b >> 2;

@@ -9,9 +9,12 @@
 
 #define FX_ONE 65536
 
+/* fx_headroom for 0 <= BOUND < 2^31. */
+int fx_headroom31(uint32_t bound);
 /* The largest k <= 31 with BOUND << k < 2^31: how far a value up to BOUND
-   may be shifted up and stay an int32. */
-int fx_headroom(uint64_t bound);
+   may be shifted up and stay an int32. The range test inline: a caller's
+   32-bit bound needs no 64-bit one. */
+static inline int fx_headroom(uint64_t bound) { return bound >> 31 ? 0 : fx_headroom31((uint32_t)bound); }
 /* floor(sqrt(v)). */
 uint32_t fx_isqrt64(uint64_t v);
 /* High words of 64-bit products: one mulhu / mulh instruction on RV32
@@ -106,6 +109,16 @@ static inline int32_t llm_mul_round_shift(int64_t acc, int32_t xs, int shift) {
   int64_t lo = (int64_t)(uint32_t)acc * xs;
   int64_t sum = hi + (lo >> 32) + ((int64_t)1 << (shift - 33));  /* in units of 2^32 */
   return (int32_t)(sum >> (shift - 32));
+}
+
+/* floor(V / D) for 0 < D < 2^16 from three 32-bit divisions, 16 bits of
+   the quotient below the high word's each (the remainders stay below D),
+   where a 64-bit division is a library call. */
+static inline uint64_t fx_div64_small(uint64_t v, uint32_t d) {
+  const uint32_t hi = (uint32_t)(v >> 32), q_hi = hi / d;
+  const uint32_t mid = (hi - q_hi * d) << 16 | (uint32_t)v >> 16, q_mid = mid / d;
+  const uint32_t lo = (mid - q_mid * d) << 16 | ((uint32_t)v & 0xFFFFu);
+  return (uint64_t)q_hi << 32 | (q_mid << 16 | lo / d);
 }
 
 /* (a * b) >> shift with rounding (half up) for 0 < shift < 32, from the

@@ -52,8 +52,8 @@ static inline __attribute__((always_inline)) void keep_weight(weights_t *w, cons
                                                               uint32_t d, int d_shift, uint32_t factor_shifted) {
   uint32_t z = fx_mulhu(shift_left_here(d, d_shift), factor_shifted);
   int32_t e = fx_exp2_neg_coarse(z); /* the largest is 1.0; 0 just inside the cutoff (rare, and it adds 0) */
+  *w->next_kept++ = (uint16_t)(p - a); /* first: the exponential is late, as a dot product is */
   *w->next++ = e;
-  *w->next_kept++ = (uint16_t)(p - a);
   w->sum += (uint32_t)e;
 }
 
@@ -144,15 +144,20 @@ static inline __attribute__((always_inline)) int softmax_body(const kv_cache_t *
   return m;
 }
 
-static __attribute__((noinline)) int softmax_weights(const kv_cache_t *kv, int layer, int kvh, int32_t *a,
-                                                     const uint16_t *rows, int n, int32_t head_factor,
-                                                     int32_t *score, int32_t *prob, uint16_t *kept,
-                                                     attn_weigh_t *wg) {
+/* Without the scheduling after register allocation: it does not know that
+   ucx.exp2's result is late and moves keep_weight's independent store
+   ahead of it, where the exponential's store then waits a cycle. */
+#define SOFTMAX_SCHEDULE __attribute__((optimize("no-schedule-insns2")))
+
+static __attribute__((noinline)) SOFTMAX_SCHEDULE int softmax_weights(const kv_cache_t *kv, int layer, int kvh,
+                                                                      int32_t *a, const uint16_t *rows, int n,
+                                                                      int32_t head_factor, int32_t *score,
+                                                                      int32_t *prob, uint16_t *kept, attn_weigh_t *wg) {
   return softmax_body(kv, layer, kvh, a, rows, n, head_factor, score, prob, kept, 0, 0, wg);
 }
 
-int kv_softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
-                      int32_t head_factor, int32_t *score, uint16_t *kept, attn_weigh_t *wg) {
+SOFTMAX_SCHEDULE int kv_softmax_scaled(const kv_cache_t *kv, int layer, int kvh, int32_t *a, int n, int32_t max,
+                                       int32_t head_factor, int32_t *score, uint16_t *kept, attn_weigh_t *wg) {
   return softmax_body(kv, layer, kvh, a, 0, n, head_factor, score, 0, kept, 1, max, wg);
 }
 

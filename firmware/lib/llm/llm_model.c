@@ -34,7 +34,7 @@ static const void *take(cursor_t *c, size_t bytes) {
    multiple of LLM_GROUPED_ALIGN bytes of the image, then a scale and an
    offset per row and group. */
 static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols, int group) {
-  llm_qmat_t q = {rows, cols, (uint16_t)group, 0, NULL, NULL};
+  llm_qmat_t q = {rows, cols, (uint16_t)group, 0, 0, NULL, NULL};
   size_t row_tiles = (size_t)(rows + 3) / 4;
   if (!group) q.scale = take(c, (size_t)rows * 4);
   if (group) take(c, (LLM_GROUPED_ALIGN - c->pos % LLM_GROUPED_ALIGN) % LLM_GROUPED_ALIGN);
@@ -46,6 +46,7 @@ static llm_qmat_t take_qmat(cursor_t *c, int rows, int cols, int group) {
     if (mag > scale_max) scale_max = mag;
   }
   q.scale_headroom = (uint8_t)fx_headroom(scale_max);
+  q.cols_headroom = (uint8_t)fx_headroom((uint64_t)llm_qmat_cols4(&q));
   return q;
 }
 
@@ -199,6 +200,7 @@ int llm_model_open(llm_model_t *m, const void *image, size_t len, unsigned flags
   m->tokenizer = (llm_tokenizer_kind_t)h[H_TOKENIZER_KIND];
   m->head_size = m->dim / m->n_heads;
   m->kv_dim = m->head_size * m->n_kv_heads;
+  m->inv_sqrt_head_size = (int32_t)(((int64_t)1 << 32) / fx_isqrt64((uint64_t)m->head_size << 32));
 
   cursor_t c = at(b, len, h[H_OFF_EMBED]);
   m->embed = take_qmat(&c, m->vocab_size, m->dim, group);

@@ -31,6 +31,7 @@ typedef struct {
   int rows, cols;
   uint16_t group;
   uint8_t scale_headroom; /* GROUP 0: the largest k with every |scale| << k < 2^31 (the product's fast path) */
+  uint8_t cols_headroom;  /* fx_headroom(cols4): the sums' bound, for the same */
   const int32_t *scale;
   const int8_t *q; /* [(rows + 3) / 4][cols4 / 4][4][4] */
 } llm_qmat_t;
@@ -85,6 +86,7 @@ typedef struct {
 typedef struct {
   int dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size, seq_len;
   int head_size, kv_dim;
+  int32_t inv_sqrt_head_size; /* 1 / sqrt(head_size), Q16 */
   int residual_shift;    /* the residual stream is Q(16 - residual_shift) */
   unsigned input16;      /* LLM_IN16_* */
   int32_t norm_eps;      /* RMSNorm epsilon, Q32 */

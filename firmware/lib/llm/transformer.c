@@ -71,15 +71,17 @@ static void rmsnorm(int32_t *out, const int32_t *x, const int32_t *gain, int n, 
     big |= ((uint32_t)x[i] + (1u << 25)) >> 26;
   }
   int pre = 0;
-  if (big) {
+  if (big) { /* not unrolled: the 128 KiB builds are full, and the rest of a token outweighs it */
     uint32_t top = 0;
+#pragma GCC unroll 1
     for (int i = 0; i < n; i++) top |= (uint32_t)(x[i] < 0 ? -x[i] : x[i]);
     while ((top >> pre) >= (1u << 25)) pre++;
     ss = 0;
+#pragma GCC unroll 1
     for (int i = 0; i < n; i++) ss += (int64_t)(x[i] >> pre) * (x[i] >> pre);
   }
   const int fraction = 2 * (shift + pre);                    /* ss is Q(32 - fraction) */
-  uint64_t mean = (uint64_t)(ss / n) + (uint64_t)(eps >> fraction);
+  uint64_t mean = fx_div64_small((uint64_t)ss, (uint32_t)n) + (uint64_t)(eps >> fraction);
   uint32_t rms = fx_isqrt64(mean);                           /* Q(16 - shift - pre) */
   if (rms == 0) rms = 1;
   int64_t inv = fx_recip32(rms);
@@ -172,25 +174,28 @@ static inline uint32_t shl(int32_t v, int k) { return (uint32_t)v << k; }
    (acc * combined) >> 24, as the high words of products of operands
    shifted up by 18 and 8 bits in all: exact, as the shifts lose no bits,
    where the matrix's largest scale, XS and the accumulators' bound leave
-   the room (stories260K's all do); scale_row otherwise.
-   Chosen once a call. */
+   the room (stories260K's all do); scale_row otherwise. Chosen once a
+   call: v << k stays an int32 (fx_headroom(v) >= k) for k = 0 or v <
+   2^(31 - k), and the sums' bound, cols4 * 128 * 2^(7 or 15), has the
+   headroom of cols4 less 14 or 22. */
 typedef struct {
   int fast;
   int scale_shift, acc_shift, combined_shift;
   int32_t xs_shifted; /* xs << (18 - scale_shift) */
 } row_scaling_t;
 
+static inline int shift_fits(uint64_t v, int k) { return k == 0 || v < (uint64_t)1 << (31 - k); }
+
 static row_scaling_t row_scaling(const llm_qmat_t *w, int bytes, int32_t xs) {
-  row_scaling_t r = {0, 0, 0, 0, 0};
+  row_scaling_t r;
   const uint64_t scale_bound = ((uint64_t)1 << (31 - w->scale_headroom)) - 1; /* >= every |scale| */
   const uint64_t xs_abs = xs < 0 ? -(uint64_t)xs : (uint64_t)xs;
-  const uint64_t acc_bound = (uint64_t)llm_qmat_cols4(w) * 128 * (bytes == 1 ? 128 : 32768);
+  const int acc_room = w->cols_headroom - (bytes == 1 ? 14 : 22);
   r.scale_shift = w->scale_headroom < 18 ? w->scale_headroom : 18;
-  r.acc_shift = fx_headroom(acc_bound);
-  if (r.acc_shift > 8) r.acc_shift = 8;
+  r.acc_shift = acc_room < 0 ? 0 : acc_room > 8 ? 8 : acc_room;
   r.combined_shift = 8 - r.acc_shift;
-  r.fast = fx_headroom(xs_abs) >= 18 - r.scale_shift &&
-           fx_headroom(((scale_bound * xs_abs) >> 14) + 1) >= r.combined_shift;
+  r.fast = shift_fits(xs_abs, 18 - r.scale_shift) &&
+           shift_fits(((scale_bound * xs_abs) >> 14) + 1, r.combined_shift);
   r.xs_shifted = (int32_t)shl(xs, 18 - r.scale_shift);
   return r;
 }
@@ -206,10 +211,11 @@ static inline __attribute__((always_inline)) void scale_tile(int32_t *out, const
                                                               int32_t a1, int32_t a2, int32_t a3,
                                                               const int32_t *scale, int n, int32_t xs) {
   if (rs->fast && n == 4) {
-    out[0] = scale_row_fast(rs, a0, scale[0]);
-    out[1] = scale_row_fast(rs, a1, scale[1]);
-    out[2] = scale_row_fast(rs, a2, scale[2]);
-    out[3] = scale_row_fast(rs, a3, scale[3]);
+    const int32_t s0 = scale[0], s1 = scale[1], s2 = scale[2], s3 = scale[3]; /* loaded ahead of their use */
+    out[0] = scale_row_fast(rs, a0, s0);
+    out[1] = scale_row_fast(rs, a1, s1);
+    out[2] = scale_row_fast(rs, a2, s2);
+    out[3] = scale_row_fast(rs, a3, s3);
   } else {
     const int32_t acc[4] = {a0, a1, a2, a3};
     scale_rows(out, acc, scale, n, xs);
@@ -487,8 +493,7 @@ const int32_t *llm_forward_batch(llm_state_t *s, const int *tokens, int n, int p
 
   for (int b = 0; b < n; b++) embed(m, s->x + b * d, tokens[b]);
 
-  /* 1/sqrt(head_size) in Q16. */
-  const int32_t inv_sqrt_hs = (int32_t)(((int64_t)1 << 32) / fx_isqrt64((uint64_t)hs << 32));
+  const int32_t inv_sqrt_hs = m->inv_sqrt_head_size;
 
   for (int l = 0; l < m->n_layers; l++) {
     const llm_layer_t *L = &m->layers[l];

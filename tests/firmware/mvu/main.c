@@ -51,7 +51,7 @@ static int32_t pick(int extreme, int32_t lo, int32_t hi) {
 
 /* A matrix of TILES x GROUPS, its inputs, and each row's expected sum. */
 static llm_qmat_t make(int rows, int groups, int extreme, int true_sums) {
-  llm_qmat_t m = {rows, groups * LLM_GROUP, LLM_GROUP, 0, params, codes};
+  llm_qmat_t m = {rows, groups * LLM_GROUP, LLM_GROUP, 0, 0, params, codes};
   const int tiles = (rows + 3) / 4, cols = groups * LLM_GROUP;
   /* Rows past ROWS pad the last tile with zeros, as in an image. */
   for (int i = 0; i < tiles * 4 * cols; i++) codes[i] = (i / 4 % 4) < rows - i / (4 * cols) * 4 ? (int8_t)pick(extreme, -128, 127) : 0;
