@@ -108,8 +108,8 @@ static void fill_sigmoid_table(void) {
 /* silu(x) for the table filled: (x * sig) >> 16 as one high-word product,
    x shifted up by 10 and sig (<= 1.0) by 6 (|x| < 12.0 inside the table). */
 static inline int32_t silu_from_table(int32_t x) {
-  if (x >= SIGMOID_RANGE << 16) return x;
-  if (x <= -(SIGMOID_RANGE << 16)) return 0;
+  if (__builtin_expect(x >= SIGMOID_RANGE << 16, 0)) return x; /* rare: the table's path falls through */
+  if (__builtin_expect(x <= -(SIGMOID_RANGE << 16), 0)) return 0;
   int32_t at = x + (SIGMOID_RANGE << 16);
   const int32_t *point = &sigmoid_table[at >> SIGMOID_STEP_BITS];
   int32_t rem = at & ((1 << SIGMOID_STEP_BITS) - 1), lo = point[0];
@@ -119,5 +119,8 @@ static inline int32_t silu_from_table(int32_t x) {
 
 void fx_silu_gate(int32_t *h, const int32_t *g, size_t n) {
   fill_sigmoid_table();
-  for (size_t i = 0; i < n; i++) h[i] = fx_mul_shift(silu_from_table(h[i]), g[i], 16);
+  for (size_t i = 0; i < n; i++) {
+    const int32_t x = h[i], gain = g[i]; /* both loaded first: neither load's value is the next operand */
+    h[i] = fx_mul_shift(silu_from_table(x), gain, 16);
+  }
 }

@@ -124,9 +124,12 @@ static inline void store_q(void *q, int bytes, int i, int32_t v) {
 
 /* Quantises N Q16 values to integers in [-TOP, TOP], int8 or int16 by
    BYTES; returns the scale in Q(16 + SHIFT) (real = q * scale). Inline, so
-   that BYTES folds away and the division by TOP is one by a constant. */
-static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes, const int32_t *x, int n,
-                                                              int32_t top, int shift) {
+   that BYTES folds away and the division by TOP is one by a constant. Q and
+   X restrict: an int8 store may alias anything, and the loads would wait
+   behind the stores, each value's load just before its product. */
+static inline __attribute__((always_inline)) int32_t quantize(void *restrict q, int bytes,
+                                                              const int32_t *restrict x, int n, int32_t top,
+                                                              int shift) {
   for (int i = n; i & 3; i++) store_q(q, bytes, i, 0); /* the columns matmul pads */
   int32_t maxabs = max_abs(x, n);
   int64_t inv = maxabs ? (int64_t)fx_recip32((uint32_t)maxabs) * top : 0;
@@ -147,7 +150,9 @@ static inline __attribute__((always_inline)) int32_t quantize(void *q, int bytes
    four weights a packed dot product; int16 for the feed-forward's gated
    product (w2's input, with outliers) and the classifier's, where int8
    costs the agreement with fp32 most (docs/llm.md). */
-static int32_t quantize8(int8_t *q, const int32_t *x, int n, int shift) { return quantize(q, 1, x, n, 127, shift); }
+static int32_t quantize8(int8_t *restrict q, const int32_t *restrict x, int n, int shift) {
+  return quantize(q, 1, x, n, 127, shift);
+}
 static int32_t quantize_input8(int8_t *q, const int32_t *x, int n) { return quantize8(q, x, n, 14); }
 static int32_t quantize_input16(int16_t *q, const int32_t *x, int n) { return quantize(q, 2, x, n, 32767, 14); }
 
