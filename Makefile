@@ -1,6 +1,11 @@
 # UniCAIM SoC: top-level build.  `make demo` and `make test` are the entry points.
 SHELL  := /bin/bash
 BUILD  := build
+# One spelling of the build directory: an absolute path inside the tree (as
+# tests/run_tests.py passes) becomes the relative default, so that the
+# compilers' dependency files (-MMD) name the targets every invocation uses
+# (else a header's change leaves objects stale after a mixed build).
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 PYTHON := /usr/bin/python3
 
 # Quiet by default, as kbuild and LiteX are: one line per step, a tool's own
