@@ -111,9 +111,9 @@ def collect(build, run):
             add_vector(f"mulh {a} {b}", (a * b) >> 32)
             ua, ub = rng.randint(0, (1 << 32) - 1), rng.randint(0, (1 << 32) - 1)
             add_vector(f"mulhu {ua} {ub}", (ua * ub) >> 32)
+            square = rng.randint(0, 1 << rng.choice([16, 31])) ** 2  # the root's edges, below and above 2^32
             v = rng.choice([rng.randint(0, (1 << 63) - 1), rng.randint(0, 1 << 20), rng.randint(0, 1 << 33),
-                            rng.randint(0, 1 << rng.choice([16, 31])) ** 2 + rng.randint(-1, 1), (1 << 32) - rng.randint(0, 2)])
-            v = max(v, 0)
+                            max(square + rng.randint(-1, 1), 0), (1 << 32) - rng.randint(0, 2)])
             add_vector(f"isqrt {v}", math.isqrt(v))
             v, d = rng.randint(0, (1 << 63) - 1), rng.choice([rng.randint(1, (1 << 16) - 1), 64, 576, 65535, 1])
             add_vector(f"div64_small {v} {d}", v // d)
